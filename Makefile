@@ -1,0 +1,42 @@
+# frame-spine-lookup: `make demo` runs a lookup on the bundled real example; `make test` runs
+# lint, types and the whole test suite. Both create .venv when needed.
+PYTHON ?= python3
+VENV ?= .venv
+BIN := $(VENV)/bin
+
+.PHONY: demo test lint typecheck pytest conformance bench clean
+
+$(BIN)/python:
+	$(PYTHON) -m venv $(VENV)
+
+$(VENV)/.installed-demo: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e .
+	touch $@
+
+$(VENV)/.installed-test: pyproject.toml | $(BIN)/python
+	$(BIN)/python -m pip install --quiet -e '.[test]'
+	touch $@ $(VENV)/.installed-demo
+
+demo: $(VENV)/.installed-demo
+	$(BIN)/frame-spine lookup --plan-body examples/plan-878.md \
+		--slices-body examples/sibling-878.md --issue-number 878 \
+		--generated-at 2026-07-18T22:20:00Z --step-id s1 --format text
+
+lint: $(VENV)/.installed-test
+	$(BIN)/ruff check src tests benchmarks
+	$(BIN)/ruff format --check src tests benchmarks
+
+typecheck: $(VENV)/.installed-test
+	$(BIN)/mypy src
+
+pytest: $(VENV)/.installed-test
+	$(BIN)/pytest
+
+test: lint typecheck pytest
+
+bench: $(VENV)/.installed-test
+	$(BIN)/python benchmarks/bench_lookup.py
+	$(BIN)/python benchmarks/bench_startup.py
+
+clean:
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

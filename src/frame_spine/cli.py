@@ -1,0 +1,267 @@
+"""The ``frame-spine`` command line (SPEC 9).
+
+An edge: it reads files or stdin, calls the pure core, renders the result and chooses the
+exit code (0 ``ok``/``stale-spine``, 1 every other status, 2 usage errors). Malformed values
+and unreadable files are ``error`` results (exit 1), never tracebacks.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+from typing import NoReturn
+
+from .lookup import current_spine, lookup_scanned, scan_bodies
+from .models import LookupRequest, LookupResult, Status, error_result, validate_lookup_inputs
+from .render import json_line, result_json, result_text
+from .workflow_commands import wrap_untrusted
+
+EXIT_USAGE = 2
+
+
+class _Parser(argparse.ArgumentParser):
+    """argparse with usage errors on exit code 2 (as argparse) and no abbreviations."""
+
+    def error(self, message: str) -> NoReturn:
+        self.print_usage(sys.stderr)
+        self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    """Build the argument parser of SPEC 9 (``lookup`` and ``digest``)."""
+    parser = _Parser(
+        prog="frame-spine",
+        description="Look up one slice of a frame-spine plan kept in GitHub issue comments.",
+        allow_abbrev=False,
+    )
+    commands = parser.add_subparsers(
+        dest="command", required=True, metavar="COMMAND", parser_class=_Parser
+    )
+
+    lookup = commands.add_parser(
+        "lookup",
+        help="find one step's slice and report a status",
+        description="Find one step's slice. Exit 0 for ok and stale-spine (branch on status!), "
+        "1 for any other status, 2 for a usage error.",
+        allow_abbrev=False,
+    )
+    source = lookup.add_argument_group("comment bodies (choose one source)")
+    source.add_argument(
+        "--plan-body", metavar="PATH", help="plan comment body file, or - for stdin"
+    )
+    source.add_argument("--slices-body", metavar="PATH", help="sibling comment body file")
+    source.add_argument(
+        "--comment-body-path",
+        metavar="PATH",
+        help="one pre-concatenated body (plan + sibling) file",
+    )
+    source.add_argument(
+        "--comment-body-stdin",
+        action="store_true",
+        help="read one pre-concatenated body from stdin",
+    )
+    source.add_argument("--repo", metavar="OWNER/NAME", help="fetch the comments from GitHub")
+    source.add_argument("--plan-comment-id", metavar="ID", help="plan comment id (with --repo)")
+    source.add_argument(
+        "--slices-comment-id",
+        metavar="ID|auto",
+        help="sibling comment id, or auto to follow the spine (with --repo)",
+    )
+    source.add_argument("--api-url", metavar="URL", help="GitHub REST API URL (with --repo)")
+    dispatch = lookup.add_argument_group("dispatch inputs")
+    dispatch.add_argument("--issue-number", metavar="N", help="the plan's issue number")
+    dispatch.add_argument(
+        "--generated-at",
+        metavar="TS",
+        required=True,
+        help="the spine's generated_at at dispatch time, or current",
+    )
+    dispatch.add_argument("--step-id", metavar="ID", required=True, help="the step, e.g. s4")
+    dispatch.add_argument("--spine-digest", metavar="D", help="the spine digest at dispatch time")
+    lookup.add_argument("--format", choices=("text", "json"), default="text")
+    lookup.set_defaults(subparser=lookup)
+
+    digest = commands.add_parser(
+        "digest",
+        help="print the spine digest of a plan comment",
+        description="Print the SPEC 7 digest of the plan's spine (exit 1 with the lookup "
+        "status when the plan has no single valid spine).",
+        allow_abbrev=False,
+    )
+    digest.add_argument(
+        "--plan-body", metavar="PATH", required=True, help="plan comment body file, or - for stdin"
+    )
+    digest.add_argument("--format", choices=("text", "json"), default="text")
+    return parser
+
+
+def read_body(path: str, flag: str) -> str | LookupResult:
+    """Read a comment body from ``path`` (``-`` for stdin) as UTF-8.
+
+    Returns:
+        The text, or an ``error`` result naming ``flag`` when the file is missing,
+        unreadable, a directory or not UTF-8. Never raises ``OSError``.
+    """
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+    except OSError as exc:
+        reason = exc.strerror or exc.__class__.__name__
+        return error_result(f"cannot read {flag} {path!r}: {reason}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return error_result(
+            f"{flag} {path!r} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+            f"{exc.start})"
+        )
+
+
+def _emit(text: str, *, untrusted: bool) -> None:
+    if untrusted and os.environ.get("GITHUB_ACTIONS") == "true":
+        text = wrap_untrusted(text)
+    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.flush()
+
+
+def _emit_result(result: LookupResult, output_format: str) -> int:
+    if output_format == "json":
+        _emit(result_json(result) + "\n", untrusted=False)
+    else:
+        untrusted = result.slice is not None or result.message is not None
+        _emit(result_text(result), untrusted=untrusted)
+    return result.exit_code
+
+
+def _local_bodies(args: argparse.Namespace) -> tuple[str, str | None, bool] | LookupResult:
+    if args.comment_body_path is not None or args.comment_body_stdin:
+        path = "-" if args.comment_body_stdin else args.comment_body_path
+        flag = "--comment-body-stdin" if args.comment_body_stdin else "--comment-body-path"
+        body = read_body(path, flag)
+        return body if isinstance(body, LookupResult) else (body, None, True)
+    if args.plan_body == "-" and args.slices_body == "-":
+        return error_result("only one of --plan-body and --slices-body can read stdin (-)")
+    plan = read_body(args.plan_body, "--plan-body")
+    if isinstance(plan, LookupResult):
+        return plan
+    sibling: str | None = None
+    if args.slices_body is not None:
+        read = read_body(args.slices_body, "--slices-body")
+        if isinstance(read, LookupResult):
+            return read
+        sibling = read
+    return plan, sibling, False
+
+
+def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    sources = [
+        flag
+        for flag, given in (
+            ("--plan-body", args.plan_body is not None),
+            ("--comment-body-path", args.comment_body_path is not None),
+            ("--comment-body-stdin", args.comment_body_stdin),
+            ("--repo", args.repo is not None),
+        )
+        if given
+    ]
+    if not sources:
+        parser.error(
+            "lookup needs one of --plan-body, --comment-body-path, --comment-body-stdin or --repo"
+        )
+    if len(sources) > 1:
+        parser.error(f"{' and '.join(sources)} cannot be combined: choose one source")
+    online_only = [
+        flag
+        for flag, value in (
+            ("--plan-comment-id", args.plan_comment_id),
+            ("--slices-comment-id", args.slices_comment_id),
+            ("--api-url", args.api_url),
+        )
+        if value is not None
+    ]
+    if args.repo is None and online_only:
+        parser.error(f"{', '.join(online_only)} needs --repo")
+    if args.slices_body is not None and args.plan_body is None:
+        parser.error("--slices-body needs --plan-body")
+
+
+def _run_lookup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    _check_sources(parser, args)
+    if args.repo is not None:
+        parser.error("--repo (fetching from GitHub) is not available in this version")
+    has_sibling = args.slices_body is not None
+    request = validate_lookup_inputs(
+        step_id=args.step_id,
+        generated_at=args.generated_at,
+        spine_digest=args.spine_digest,
+        issue_number=args.issue_number,
+        has_sibling=has_sibling,
+    )
+    if isinstance(request, LookupResult):
+        return _emit_result(request, args.format)
+    bodies = _local_bodies(args)
+    if isinstance(bodies, LookupResult):
+        return _emit_result(bodies, args.format)
+    plan, sibling, single_body = bodies
+    return _emit_result(_lookup(request, plan, sibling, single_body), args.format)
+
+
+def _lookup(
+    request: LookupRequest, plan: str, sibling: str | None, single_body: bool
+) -> LookupResult:
+    return lookup_scanned(request, scan_bodies(plan, sibling, single_body=single_body))
+
+
+def _run_digest(args: argparse.Namespace) -> int:
+    body = read_body(args.plan_body, "--plan-body")
+    if isinstance(body, LookupResult):
+        return _emit_result(body, args.format)
+    current = current_spine(scan_bodies(body))
+    if isinstance(current, LookupResult):
+        return _emit_result(current, args.format)
+    if args.format == "json":
+        payload = {
+            "status": Status.OK.value,
+            "spine_digest": current.digest,
+            "generated_at": current.spine.generated_at,
+        }
+        _emit(json_line(payload) + "\n", untrusted=False)
+    else:
+        _emit(current.digest + "\n", untrusted=False)
+    return 0
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Run the command line; returns the exit code (the console script exits with it).
+
+    Args:
+        argv: the arguments after the program name; ``sys.argv[1:]`` when ``None``.
+
+    Returns:
+        0 for ``ok``/``stale-spine`` (and a printed digest), 1 for every other status,
+        2 for a usage error (printed by argparse on stderr).
+    """
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        if args.command == "digest":
+            return _run_digest(args)
+        return _run_lookup(args.subparser, args)
+    except BrokenPipeError:
+        return 1
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # never a traceback (SPEC 9): report an error status
+        output_format = getattr(args, "format", "text")
+        return _emit_result(
+            error_result(f"internal error: {exc.__class__.__name__}: {exc}"), output_format
+        )
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,92 @@
+"""Plan frontmatter: the plan variant and ``spine-omitted`` (SPEC 1, 10).
+
+Pure: normalised text in, values out.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+_VARIANT = re.compile(r"plan-variant[ \t]*:[ \t]*(.*?)[ \t]*")
+_SPINE_OMITTED = re.compile(r"spine-omitted[ \t]*:[ \t]*(.*?)[ \t]*")
+
+#: Plan variants that carry no spine by design.
+SPINELESS_VARIANTS = ("brief", "goal-contract")
+
+
+@dataclass(frozen=True, slots=True)
+class FrontmatterLine:
+    """One line inside the frontmatter: its 1-based line number and text (trailing ws kept)."""
+
+    line: int
+    text: str
+
+
+def _unquote(value: str) -> str:
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
+        return value[1:-1].strip()
+    return value
+
+
+def frontmatter_lines(text: str) -> list[FrontmatterLine]:
+    """Return the lines of the plan's frontmatter block, or ``[]`` when it has none.
+
+    The frontmatter is the first ``---`` ... ``---`` block after any leading blank lines and
+    HTML-comment lines (a comment spanning several lines is skipped whole), as SPEC 10 says.
+
+    Args:
+        text: a normalised comment body (SPEC 2.1).
+
+    Returns:
+        The lines strictly between the two ``---`` lines, with their line numbers. Never raises.
+    """
+    lines = text.split("\n")
+    index = 0
+    count = len(lines)
+    while index < count:
+        stripped = lines[index].strip()
+        if not stripped:
+            index += 1
+        elif stripped.startswith("<!--"):
+            if "-->" in stripped[4:]:
+                index += 1
+                continue
+            index += 1
+            while index < count and "-->" not in lines[index]:
+                index += 1
+            index += 1
+        else:
+            break
+    if index >= count or lines[index].rstrip() != "---":
+        return []
+    for end in range(index + 1, count):
+        if lines[end].rstrip() == "---":
+            return [FrontmatterLine(n + 1, lines[n]) for n in range(index + 1, end)]
+    return []
+
+
+def plan_variants(text: str) -> list[tuple[int, str]]:
+    """Return every ``plan-variant:`` value in the frontmatter (quotes removed) with its line.
+
+    Args:
+        text: a normalised comment body.
+
+    Returns:
+        ``[(line, value), ...]`` in order; empty when there is no frontmatter or no variant.
+    """
+    found: list[tuple[int, str]] = []
+    for item in frontmatter_lines(text):
+        match = _VARIANT.fullmatch(item.text)
+        if match is not None:
+            found.append((item.line, _unquote(match.group(1))))
+    return found
+
+
+def spine_omitted(text: str) -> bool:
+    """Return whether the frontmatter says ``spine-omitted: plan-too-small`` (quoted or not)."""
+    for item in frontmatter_lines(text):
+        match = _SPINE_OMITTED.fullmatch(item.text)
+        if match is not None and _unquote(match.group(1)) == "plan-too-small":
+            return True
+    return False

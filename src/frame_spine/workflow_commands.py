@@ -1,0 +1,34 @@
+"""Keeping untrusted text from being read as GitHub Actions workflow commands (SPEC 8).
+
+The runner reads ``::command::`` at the start of any stdout line (after leading whitespace)
+and the legacy ``##[command]`` form. Text quoted from comments is wrapped in
+``::stop-commands::<token>`` ... ``::<token>::`` with a fresh random token, which the comment
+cannot guess.
+"""
+
+from __future__ import annotations
+
+import secrets
+
+
+def stop_commands_token() -> str:
+    """Return a fresh random token for ``::stop-commands::`` (128 bits, hex)."""
+    return secrets.token_hex(16)
+
+
+def wrap_untrusted(text: str, token: str | None = None) -> str:
+    """Wrap ``text`` so the runner processes no workflow command inside it.
+
+    Args:
+        text: untrusted text, ending with a newline or not.
+        token: the stop-commands token; a fresh random one when ``None``.
+
+    Returns:
+        ``::stop-commands::TOKEN\\n`` + text (newline-terminated) + ``::TOKEN::\\n``. If the
+        text contains the token (it cannot, short of guessing 128 random bits), a new token
+        is drawn.
+    """
+    while token is None or token in text:
+        token = stop_commands_token()
+    body = text if text.endswith("\n") else text + "\n"
+    return f"::stop-commands::{token}\n{body}::{token}::\n"
