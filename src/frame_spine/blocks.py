@@ -265,6 +265,8 @@ def scan_comment(body: str) -> CommentScan:
                 first_line = head_line
                 bare = False
             payload, payload_line = _clean_payload(raw, first_line)
+            if not payload:
+                payload_line = head_line
             blocks.append(Block(name, payload, head_line, payload_line, bare))
             closer_end = text.find("\n", closer)
             pos = length + 1 if closer_end == -1 else closer_end + 1

@@ -70,6 +70,18 @@ def build_parser() -> argparse.ArgumentParser:
         help="sibling comment id, or auto to follow the spine (with --repo)",
     )
     source.add_argument("--api-url", metavar="URL", help="GitHub REST API URL (with --repo)")
+    source.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        default="10",
+        help="seconds per request (with --repo; default 10)",
+    )
+    source.add_argument(
+        "--max-wait",
+        metavar="SECONDS",
+        default="60",
+        help="seconds of rate-limit waiting (with --repo; default 60)",
+    )
     dispatch = lookup.add_argument_group("dispatch inputs")
     dispatch.add_argument("--issue-number", metavar="N", help="the plan's issue number")
     dispatch.add_argument(
@@ -193,7 +205,7 @@ def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
 def _run_lookup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
     _check_sources(parser, args)
     if args.repo is not None:
-        parser.error("--repo (fetching from GitHub) is not available in this version")
+        return _emit_result(_lookup_online(args), args.format)
     has_sibling = args.slices_body is not None
     request = validate_lookup_inputs(
         step_id=args.step_id,
@@ -209,6 +221,38 @@ def _run_lookup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
         return _emit_result(bodies, args.format)
     plan, sibling, single_body = bodies
     return _emit_result(_lookup(request, plan, sibling, single_body), args.format)
+
+
+def _lookup_online(args: argparse.Namespace) -> LookupResult:
+    # Imported here: the offline path must not pay for PyGithub's import.
+    from .github_api import PUBLIC_API_URL, ApiSettings, CommentFetcher
+    from .online import lookup_online, validate_online_inputs
+
+    api_url = args.api_url or os.environ.get("GITHUB_API_URL") or PUBLIC_API_URL
+    validated = validate_online_inputs(
+        repository=args.repo,
+        plan_comment_id=args.plan_comment_id,
+        slices_comment_id=args.slices_comment_id,
+        api_url=api_url,
+        step_id=args.step_id,
+        generated_at=args.generated_at,
+        spine_digest=args.spine_digest,
+        issue_number=args.issue_number,
+        timeout=args.timeout,
+        max_wait=args.max_wait,
+    )
+    if isinstance(validated, LookupResult):
+        return validated
+    target, request = validated
+    token = os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
+    settings = ApiSettings(
+        repository=target.repository,
+        api_url=target.api_url,
+        token=token,
+        timeout=target.timeout,
+        max_wait=target.max_wait,
+    )
+    return lookup_online(target, request, CommentFetcher(settings)).result
 
 
 def _lookup(

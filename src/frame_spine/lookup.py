@@ -269,12 +269,20 @@ def current_spine(comments: ScannedComments) -> CurrentSpine | LookupResult:
     return CurrentSpine(parsed.spine, block, comment, spine_digest(block.payload))
 
 
-def lookup_scanned(request: LookupRequest, comments: ScannedComments) -> LookupResult:
+def lookup_scanned(
+    request: LookupRequest,
+    comments: ScannedComments,
+    *,
+    plan_spine: CurrentSpine | None = None,
+) -> LookupResult:
     """Run SPEC 6 steps 3-4 and SPEC 5 checks 1-9 on scanned comments.
 
     Args:
         request: validated dispatch inputs (see :func:`frame_spine.models.validate_lookup_inputs`).
         comments: the scanned plan and sibling (see :func:`scan_bodies`).
+        plan_spine: the plan's own spine, when the caller has already found it with
+            :func:`current_spine` on the plan alone; it is reused (not parsed again) when the
+            sibling holds no spine head.
 
     Returns:
         The :class:`LookupResult`; the first check that hits wins. Never raises.
@@ -283,7 +291,12 @@ def lookup_scanned(request: LookupRequest, comments: ScannedComments) -> LookupR
     if identity is not None:
         return identity
 
-    current = current_spine(comments)
+    sibling = comments.sibling
+    reusable = sibling is None or not (
+        any(block.name == SPINE for block in sibling.blocks)
+        or any(head.name == SPINE for head in sibling.unterminated)
+    )
+    current = plan_spine if plan_spine is not None and reusable else current_spine(comments)
     if isinstance(current, LookupResult):
         return current
     spine = current.spine

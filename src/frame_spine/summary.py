@@ -1,0 +1,150 @@
+"""The job summary of a lookup (SPEC 8): Markdown for ``GITHUB_STEP_SUMMARY``.
+
+Pure: a result and the comments' links in, Markdown out. Comment-derived text outside the
+slice's code fence is escaped (HTML special characters, ``|``, backticks, newlines); the
+slice sits in a collapsed section inside a fence longer than any backtick run in it; the
+whole summary stays under :data:`SUMMARY_LIMIT` bytes, with a visible truncation note.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from .models import LookupResult, Status
+
+#: GitHub refuses step summaries over 1 MiB; stay well below it.
+SUMMARY_LIMIT = 1_000_000
+_BACKTICK_RUN = re.compile(r"`+")
+_SAFE_URL = re.compile(r"https?://[^\s<>()\[\]\"'`|]+", re.ASCII)
+_ESCAPES = str.maketrans(
+    {
+        "&": "&amp;",
+        "<": "&lt;",
+        ">": "&gt;",
+        '"': "&quot;",
+        "|": "&#124;",
+        "`": "&#96;",
+        "\r": " ",
+        "\n": " ",
+    }
+)
+
+
+def escape_cell(text: str) -> str:
+    """Escape untrusted text for a Markdown table cell or inline HTML (SPEC 8).
+
+    HTML special characters become entities, ``|`` and backticks become numeric entities,
+    and line breaks become spaces, so the text can neither break the table nor inject HTML,
+    links or code spans.
+    """
+    return text.translate(_ESCAPES)
+
+
+def code_fence(text: str) -> str:
+    """Return a backtick fence longer than any backtick run in ``text`` (at least 3)."""
+    longest = max((len(run) for run in _BACKTICK_RUN.findall(text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class CommentLink:
+    """A comment shown in the summary: its id and web URL (linked only if it is a plain URL)."""
+
+    id: int
+    html_url: str | None
+
+
+def _link(comment: CommentLink | None) -> str:
+    if comment is None:
+        return "—"
+    if comment.html_url and _SAFE_URL.fullmatch(comment.html_url):
+        return f"[{comment.id}]({comment.html_url})"
+    return str(comment.id)
+
+
+def _icon(status: Status) -> str:
+    if status is Status.OK:
+        return "✅"
+    if status is Status.STALE_SPINE:
+        return "⚠️"
+    return "❌"
+
+
+def _clip_utf8(text: str, limit: int) -> str:
+    return text.encode("utf-8")[: max(0, limit)].decode("utf-8", "ignore")
+
+
+def lookup_summary(
+    result: LookupResult,
+    *,
+    repository: str | None,
+    plan: CommentLink | None,
+    sibling: CommentLink | None,
+    dispatched_generated_at: str | None,
+    limit: int = SUMMARY_LIMIT,
+) -> str:
+    """Render the job summary of one lookup (SPEC 8).
+
+    Args:
+        result: the lookup result.
+        repository: ``OWNER/NAME`` (validated), or ``None`` when the input was invalid.
+        plan, sibling: the comments fetched, for links (``None`` when not fetched).
+        dispatched_generated_at: the dispatched ``generated-at`` input (validated), if any.
+        limit: the most UTF-8 bytes the summary may take.
+
+    Returns:
+        Markdown ending with a newline, at most ``limit`` bytes. When the slice does not fit
+        it is cut and a visible note says how much is shown.
+    """
+    status = result.status
+    rows = [
+        ("Status", f"{_icon(status)} `{status.value}` (exit code {status.exit_code})"),
+        ("Repository", escape_cell(repository) if repository else "—"),
+        ("Plan comment", _link(plan)),
+        ("Sibling comment", _link(sibling)),
+        ("Step", escape_cell(result.step_id) if result.step_id else "—"),
+    ]
+    timestamps = (
+        ("Dispatched generated_at", result.dispatched_generated_at or dispatched_generated_at),
+        ("Spine generated_at", result.current_generated_at),
+        ("Sibling stamp", result.sibling_generated_at),
+        ("Spine digest", result.spine_digest),
+    )
+    rows.extend((label, escape_cell(value)) for label, value in timestamps if value)
+    if result.generated_at_elided:
+        rows.append(("Freshness", "generated_at differs, spine digest matches (elided)"))
+    if result.count is not None:
+        rows.append(("Slice blocks for the step", str(result.count)))
+    if result.message:
+        rows.append(("Message", escape_cell(result.message)))
+    table = "\n".join(f"| {label} | {value} |" for label, value in rows)
+    head = f"### frame-spine lookup: `{status.value}`\n\n| | |\n|---|---|\n{table}\n"
+    if result.slice is None:
+        return _clip_utf8(head, limit)
+
+    text = result.slice
+    fence = code_fence(text)
+    total = len(text.encode("utf-8"))
+    lines = text.count("\n") + 1
+    opening = (
+        f"\n<details><summary>Slice {escape_cell(result.step_id or '')} "
+        f"({lines} lines, {total} bytes)</summary>\n\n{fence}text\n"
+    )
+    closing = f"\n{fence}\n\n</details>\n"
+    room = limit - len((head + opening + closing).encode("utf-8"))
+    if total <= room:
+        return head + opening + text + closing
+    note = (
+        "\n> [!WARNING]\n> The slice is truncated in this summary: {shown} of {total} bytes "
+        "are shown. The whole slice is in the `slice` output (and in `slice-file` when set).\n"
+    )
+    room -= len(note.encode("utf-8")) + 40
+    shown = _clip_utf8(text, room)
+    return (
+        head
+        + opening
+        + shown
+        + closing
+        + note.format(shown=len(shown.encode("utf-8")), total=total)
+    )

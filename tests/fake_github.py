@@ -1,0 +1,192 @@
+"""A loopback stand-in for the GitHub REST API (issue comments), on a real HTTP server.
+
+It serves ``GET /repos/{owner}/{repo}/issues/comments/{id}`` (optionally under a GitHub
+Enterprise Server prefix such as ``/api/v3``) with GitHub's JSON shape and headers, checks the
+token, records every request, and can script faults per comment: error statuses, rate limits,
+slowness, HTML pages, ``"body": null``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import threading
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from pytest_httpserver import HTTPServer
+from werkzeug import Request, Response
+
+TOKEN = "test-token-0123456789"
+REPO = "octo-org/plans"
+_COMMENT_PATH = re.compile(
+    r"^(?P<prefix>(?:/[^/]+)*?)/repos/(?P<repo>[^/]+/[^/]+)/issues/comments/(?P<id>[0-9]+)$"
+)
+
+Responder = Callable[[Request], Response]
+
+
+@dataclass
+class Recorded:
+    """One request as the server saw it."""
+
+    method: str
+    path: str
+    query: str
+    headers: dict[str, str]
+    at: float
+
+
+def _json_response(status: int, payload: Any, headers: dict[str, str] | None = None) -> Response:
+    base = {
+        "content-type": "application/json; charset=utf-8",
+        "x-github-media-type": "github.v3; format=json",
+        "x-github-api-version-selected": "2022-11-28",
+        "x-github-request-id": "F00D:1234:5678:9ABC:DEF0",
+        "x-ratelimit-limit": "5000",
+        "x-ratelimit-remaining": "4999",
+        "x-ratelimit-reset": str(int(time.time()) + 3600),
+        "x-ratelimit-used": "1",
+        "x-ratelimit-resource": "core",
+    }
+    base.update(headers or {})
+    return Response(json.dumps(payload), status=status, headers=base)
+
+
+def error(status: int, message: str, headers: dict[str, str] | None = None) -> Responder:
+    """A GitHub-style error answer."""
+    body = {
+        "message": message,
+        "documentation_url": "https://docs.github.com/rest",
+        "status": str(status),
+    }
+    return lambda _request: _json_response(status, body, headers)
+
+
+def rate_limited_403(reset_in: int = 3600) -> Responder:
+    """A primary rate limit: 403, ``x-ratelimit-remaining: 0``, reset ``reset_in`` s away."""
+    return error(
+        403,
+        "API rate limit exceeded for installation ID 1234.",
+        {"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(int(time.time()) + reset_in)},
+    )
+
+
+def too_many_requests(retry_after: int) -> Responder:
+    """A secondary rate limit: 429 with ``retry-after``."""
+    return error(
+        429,
+        "You have exceeded a secondary rate limit. Please wait a few minutes before you try again.",
+        {"retry-after": str(retry_after)},
+    )
+
+
+def html_page(_request: Request) -> Response:
+    """A 200 whose body is an HTML page (a proxy or captive portal, not the API)."""
+    return Response(
+        "<!DOCTYPE html><html><body><h1>Sign in</h1></body></html>",
+        200,
+        {"content-type": "text/html; charset=utf-8"},
+    )
+
+
+@dataclass
+class FakeGitHub:
+    """The fake API. ``url`` is its API root (``http://127.0.0.1:PORT`` + prefix)."""
+
+    server: HTTPServer
+    prefix: str = ""
+    token: str | None = TOKEN
+    latency: float = 0.0
+    comments: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    scripts: dict[int, list[Responder]] = field(default_factory=dict)
+    forever: dict[int, Responder] = field(default_factory=dict)
+    requests: list[Recorded] = field(default_factory=list)
+    _lock: threading.Lock = field(default_factory=threading.Lock)
+
+    def __post_init__(self) -> None:
+        self.server.expect_request(re.compile(r".*")).respond_with_handler(self._handle)
+
+    @property
+    def url(self) -> str:
+        return self.server.url_for(self.prefix).rstrip("/")
+
+    def add_comment(
+        self, comment_id: int, body: str | None, issue_number: int, repo: str = REPO
+    ) -> dict[str, Any]:
+        """Serve a comment of ``issue_number`` with GitHub's JSON shape; returns the JSON."""
+        api = self.url
+        payload = {
+            "url": f"{api}/repos/{repo}/issues/comments/{comment_id}",
+            "html_url": f"https://github.com/{repo}/issues/{issue_number}#issuecomment-{comment_id}",
+            "issue_url": f"{api}/repos/{repo}/issues/{issue_number}",
+            "id": comment_id,
+            "node_id": f"IC_kwDOFake{comment_id}",
+            "user": {
+                "login": "planner-bot",
+                "id": 4242,
+                "node_id": "MDQ6VXNlcjQyNDI=",
+                "type": "Bot",
+                "site_admin": False,
+            },
+            "created_at": "2026-07-18T22:20:00Z",
+            "updated_at": "2026-07-18T22:21:00Z",
+            "author_association": "CONTRIBUTOR",
+            "body": body,
+            "reactions": {
+                "url": f"{api}/repos/{repo}/issues/comments/{comment_id}/reactions",
+                "total_count": 0,
+            },
+            "performed_via_github_app": None,
+        }
+        self.comments[(repo, comment_id)] = payload
+        return payload
+
+    def script(
+        self, comment_id: int, *responders: Responder, forever: Responder | None = None
+    ) -> None:
+        """Answer the next requests for ``comment_id`` with ``responders`` in order, then with
+        ``forever`` (if given) or the comment itself."""
+        self.scripts[comment_id] = list(responders)
+        if forever is not None:
+            self.forever[comment_id] = forever
+
+    def paths(self) -> list[str]:
+        return [f"{r.method} {r.path}" for r in self.requests]
+
+    def _handle(self, request: Request) -> Response:
+        with self._lock:
+            self.requests.append(
+                Recorded(
+                    request.method,
+                    request.path,
+                    request.query_string.decode(),
+                    {k.lower(): v for k, v in request.headers.items()},
+                    time.monotonic(),
+                )
+            )
+        if self.latency:
+            time.sleep(self.latency)
+        match = _COMMENT_PATH.match(request.path)
+        if request.method != "GET" or match is None or match.group("prefix") != self.prefix:
+            return error(404, "Not Found")(request)
+        if self.token is not None:
+            auth = request.headers.get("Authorization", "")
+            if auth not in (f"token {self.token}", f"Bearer {self.token}"):
+                return error(401, "Bad credentials")(request)
+        comment_id = int(match.group("id"))
+        with self._lock:
+            queued = self.scripts.get(comment_id)
+            responder = queued.pop(0) if queued else self.forever.get(comment_id)
+        if responder is not None:
+            return responder(request)
+        payload = self.comments.get((match.group("repo"), comment_id))
+        if payload is None:
+            return error(404, "Not Found")(request)
+        return _json_response(
+            200,
+            payload,
+            {"etag": f'W/"etag-{comment_id}"', "last-modified": "Sat, 18 Jul 2026 22:21:00 GMT"},
+        )

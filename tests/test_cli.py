@@ -1,0 +1,331 @@
+"""The installed `frame-spine` command line (SPEC 9), run as a real subprocess."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from .conftest import CASES_DIR, REPO, clean_env, run_cli
+
+PLAN = REPO / "examples" / "plan-878.md"
+SIBLING = REPO / "examples" / "sibling-878.md"
+SINGLE = CASES_DIR / "ok-single-comment" / "plan.md"
+STAMP = "2026-07-18T22:20:00Z"
+EXAMPLE = [
+    "lookup",
+    "--plan-body",
+    str(PLAN),
+    "--slices-body",
+    str(SIBLING),
+    "--issue-number",
+    "878",
+    "--generated-at",
+    STAMP,
+    "--step-id",
+    "s1",
+]
+DIGEST_878 = "sha256:0808af7262f19e81d3be92c674f68bb36ac77aabbff8fc3adb8a3d403fbd1a8a"
+DIGEST_863 = "sha256:4a7555cc61a445f2074e43361fde049b75f44737b170ac4c6d6a500c4ee0df2e"
+
+
+def json_result(args: list[str], stdin: bytes | None = None) -> tuple[dict[str, object], int]:
+    completed = run_cli([*args, "--format", "json"], stdin=stdin)
+    assert completed.stderr == b""
+    lines = completed.stdout.decode("utf-8").split("\n")
+    assert len(lines) == 2 and lines[1] == ""
+    return json.loads(lines[0]), completed.returncode
+
+
+def lookup_args(plan: Path | str, step: str = "s2", at: str = "2026-05-04T14:30:00Z") -> list[str]:
+    return ["lookup", "--plan-body", str(plan), "--generated-at", at, "--step-id", step]
+
+
+def test_example_lookup_is_ok_with_the_real_slice() -> None:
+    result, code = json_result(EXAMPLE)
+    assert code == 0
+    assert list(result) == [
+        "status",
+        "step_id",
+        "generated_at",
+        "slice",
+        "spine_digest",
+        "current_generated_at",
+        "sibling_generated_at",
+    ]
+    assert result["status"] == "ok"
+    assert result["spine_digest"] == DIGEST_878
+    assert result["sibling_generated_at"] == STAMP
+    assert str(result["slice"]).startswith("step_id: s1\ncommit-index: 1\n")
+    assert str(result["slice"]).endswith("no review-judgment PR-surface emission work.")
+
+
+def test_example_other_step_is_missing_slice() -> None:
+    args = [*EXAMPLE[:-1], "s2"]
+    result, code = json_result(args)
+    assert (code, result["status"], result["step_id"]) == (1, "missing-slice", "s2")
+    assert result["message"] == (
+        "step s2 is in the spine but no frame-slice block for it is in "
+        "the plan comment or its sibling"
+    )
+
+
+def test_text_is_the_default_format() -> None:
+    completed = run_cli(EXAMPLE)
+    assert completed.returncode == 0
+    text = completed.stdout.decode("utf-8")
+    assert text.startswith("status: ok\nstep_id: s1\nslice: |\n  step_id: s1\n  commit-index: 1\n")
+    assert text.endswith(
+        "\n    Non-goals: no source edits; no review-judgment PR-surface emission work.\n"
+    )
+
+
+def test_text_of_a_non_ok_status_has_fixed_keys_then_message() -> None:
+    completed = run_cli([*EXAMPLE[:-3], "2026-07-18T21:00:00Z", "--step-id", "s1"])
+    assert completed.returncode == 0
+    assert completed.stdout.decode() == (
+        "status: stale-spine\n"
+        "dispatched_generated_at: 2026-07-18T21:00:00Z\n"
+        "current_generated_at: 2026-07-18T22:20:00Z\n"
+        "message: the spine was regenerated after dispatch: re-dispatch the step from the "
+        "current spine\n"
+    )
+
+
+def test_plan_body_from_stdin() -> None:
+    result, code = json_result(lookup_args("-"), stdin=SINGLE.read_bytes())
+    assert (code, result["status"], result["step_id"]) == (0, "ok", "s2")
+
+
+def test_single_body_from_stdin_and_path() -> None:
+    body = (CASES_DIR / "ok-single-body" / "body.md").read_bytes()
+    common = ["--generated-at", "2026-05-04T14:30:00Z", "--step-id", "s2"]
+    from_stdin, code = json_result(["lookup", "--comment-body-stdin", *common], stdin=body)
+    assert (code, from_stdin["status"]) == (0, "ok")
+    path = str(CASES_DIR / "ok-single-body" / "body.md")
+    from_path, code = json_result(["lookup", "--comment-body-path", path, *common])
+    assert from_path == from_stdin
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (
+            ["--step-id", "step-2"],
+            "step-id 'step-2' is not a step id (expected s<digits>, e.g. s4)",
+        ),
+        (["--step-id", ""], "step-id '' is not a step id (expected s<digits>, e.g. s4)"),
+        (
+            ["--generated-at", "2026-05-04 14:30:00"],
+            "generated-at '2026-05-04 14:30:00' is not a timestamp "
+            "(expected YYYY-MM-DDTHH:MM:SS[.fraction]Z, or 'current')",
+        ),
+        (
+            ["--generated-at", "2026-02-30T00:00:00Z"],
+            "generated-at '2026-02-30T00:00:00Z' is not a timestamp "
+            "(expected YYYY-MM-DDTHH:MM:SS[.fraction]Z, or 'current')",
+        ),
+        (
+            ["--spine-digest", "sha256:1234"],
+            "spine-digest 'sha256:1234' is not a digest (expected sha256:<64 hex digits>)",
+        ),
+        (["--issue-number", "abc"], "issue-number 'abc' is not a positive integer"),
+        (["--issue-number", "0"], "issue-number '0' is not a positive integer"),
+        (["--issue-number", "-5"], "issue-number '-5' is not a positive integer"),
+    ],
+)
+def test_malformed_values_are_error_statuses(extra: list[str], message: str) -> None:
+    args = ["lookup", "--plan-body", str(SINGLE), "--generated-at", "current", "--step-id", "s2"]
+    result, code = json_result([*args, *extra])
+    assert (result, code) == ({"status": "error", "message": message}, 1)
+
+
+def test_sibling_without_issue_number_is_an_error() -> None:
+    args = [*lookup_args(PLAN, "s1", STAMP), "--slices-body", str(SIBLING)]
+    result, code = json_result(args)
+    assert code == 1
+    assert result == {
+        "status": "error",
+        "message": "a sibling comment was supplied without an issue number: "
+        "issue-number is required to check the sibling's identity",
+    }
+
+
+def test_missing_file_directory_and_non_utf8(tmp_path: Path) -> None:
+    missing = tmp_path / "nope.md"
+    result, code = json_result(lookup_args(missing))
+    assert (result, code) == (
+        {
+            "status": "error",
+            "message": f"cannot read --plan-body '{missing}': No such file or directory",
+        },
+        1,
+    )
+    result, code = json_result(lookup_args(tmp_path))
+    assert (result, code) == (
+        {"status": "error", "message": f"cannot read --plan-body '{tmp_path}': Is a directory"},
+        1,
+    )
+    latin = tmp_path / "latin1.md"
+    latin.write_bytes(b"<!-- plan-issue-1 -->\ncaf\xe9\n")
+    result, code = json_result(lookup_args(latin))
+    assert (result, code) == (
+        {
+            "status": "error",
+            "message": f"--plan-body '{latin}' is not UTF-8 text (byte 0xe9 at offset 25)",
+        },
+        1,
+    )
+    args = [*lookup_args(PLAN, "s1", STAMP), "--issue-number", "878", "--slices-body", str(missing)]
+    result, code = json_result(args)
+    assert result["message"] == f"cannot read --slices-body '{missing}': No such file or directory"
+
+
+def test_empty_body_is_missing_spine_not_an_error(tmp_path: Path) -> None:
+    empty = tmp_path / "empty.md"
+    empty.write_bytes(b"")
+    result, code = json_result(lookup_args(empty))
+    assert (result, code) == (
+        {"status": "missing-spine", "message": "no frame-spine block: the comment body is empty"},
+        1,
+    )
+
+
+def test_both_bodies_from_stdin_is_an_error() -> None:
+    args = [*lookup_args("-"), "--slices-body", "-", "--issue-number", "863"]
+    result, code = json_result(args, stdin=b"")
+    assert (result, code) == (
+        {
+            "status": "error",
+            "message": "only one of --plan-body and --slices-body can read stdin (-)",
+        },
+        1,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "complaint"),
+    [
+        (
+            ["lookup", "--plan-body", "x", "--step-id", "s1"],
+            "the following arguments are required: --generated-at",
+        ),
+        (
+            ["lookup", "--plan-body", "x", "--generated-at", "current"],
+            "the following arguments are required: --step-id",
+        ),
+        ([*lookup_args("x"), "--bogus"], "unrecognized arguments: --bogus"),
+        (
+            ["lookup", "--generated-at", "current", "--step-id", "s1"],
+            "lookup needs one of --plan-body",
+        ),
+        (
+            [*lookup_args("x"), "--comment-body-path", "y"],
+            "--plan-body and --comment-body-path cannot be combined",
+        ),
+        (
+            [
+                "lookup",
+                "--comment-body-path",
+                "y",
+                "--slices-body",
+                "z",
+                "--generated-at",
+                "current",
+                "--step-id",
+                "s1",
+            ],
+            "--slices-body needs --plan-body",
+        ),
+        ([*lookup_args("x"), "--plan-comment-id", "5"], "--plan-comment-id needs --repo"),
+        ([*lookup_args("x"), "--format", "yaml"], "argument --format: invalid choice: 'yaml'"),
+        (["digest"], "the following arguments are required: --plan-body"),
+        ([], "the following arguments are required: COMMAND"),
+        (["audit-everything"], "invalid choice: 'audit-everything'"),
+    ],
+)
+def test_usage_errors_exit_2(args: list[str], complaint: str) -> None:
+    completed = run_cli(args)
+    assert completed.returncode == 2
+    assert completed.stdout == b""
+    stderr = completed.stderr.decode()
+    assert stderr.startswith("usage: frame-spine")
+    assert complaint in stderr
+    assert "Traceback" not in stderr
+
+
+def test_digest_text_and_json() -> None:
+    completed = run_cli(["digest", "--plan-body", str(PLAN)])
+    assert (completed.returncode, completed.stdout) == (0, (DIGEST_878 + "\n").encode())
+    result, code = json_result(["digest", "--plan-body", str(PLAN)])
+    assert (result, code) == (
+        {"status": "ok", "spine_digest": DIGEST_878, "generated_at": STAMP},
+        0,
+    )
+    digest_case = CASES_DIR / "ok-digest-elides-timestamp" / "plan.md"
+    completed = run_cli(["digest", "--plan-body", "-"], stdin=digest_case.read_bytes())
+    assert completed.stdout == (DIGEST_863 + "\n").encode()
+
+
+def test_digest_without_a_single_spine_reports_the_lookup_status() -> None:
+    two = CASES_DIR / "invalid-spine-two-spines" / "plan.md"
+    result, code = json_result(["digest", "--plan-body", str(two)])
+    assert (result, code) == (
+        {
+            "status": "invalid-spine",
+            "message": "2 frame-spine blocks (line 7 of the plan comment, line 22 of the plan "
+            "comment); exactly one is allowed",
+        },
+        1,
+    )
+    completed = run_cli(
+        ["digest", "--plan-body", str(CASES_DIR / "missing-spine-prose" / "plan.md")]
+    )
+    assert completed.returncode == 1
+    assert completed.stdout.decode() == (
+        "status: missing-spine\nmessage: no frame-spine block in the plan comment\n"
+    )
+
+
+INJECTED = (
+    "<!-- plan-issue-5 -->\n<!-- frame-spine\nspine_schema_version: 2\n"
+    "generated_at: 2026-05-04T14:30:00Z\nports:\n  p: [s1]\nslices:\n  s1:\n"
+    "    ac_refs: []\n    depends_on: []\n    cycle: 1\n-->\n<!-- frame-slice -->\n"
+    "step_id: s1\n::error::pwned\n##[error]pwned\n::set-output name=status::ok\n-->\n"
+)
+
+
+def test_text_output_in_a_github_job_is_fenced_by_stop_commands(tmp_path: Path) -> None:
+    plan = tmp_path / "plan.md"
+    plan.write_text(INJECTED)
+    args = lookup_args(plan, "s1")
+    completed = run_cli(args, env=clean_env(GITHUB_ACTIONS="true"))
+    lines = completed.stdout.decode().split("\n")
+    start = re.fullmatch(r"::stop-commands::([0-9a-f]{32})", lines[0])
+    assert start is not None
+    assert lines[1:] == [
+        "status: ok",
+        "step_id: s1",
+        "slice: |",
+        "  step_id: s1",
+        "  ::error::pwned",
+        "  ##[error]pwned",
+        "  ::set-output name=status::ok",
+        f"::{start.group(1)}::",
+        "",
+    ]
+    # Outside a GitHub job the text is printed as is.
+    assert run_cli(args).stdout.decode().startswith("status: ok\nstep_id: s1\n")
+
+
+def test_json_output_never_carries_a_workflow_command(tmp_path: Path) -> None:
+    plan = tmp_path / "plan.md"
+    plan.write_text(INJECTED)
+    completed = run_cli([*lookup_args(plan, "s1"), "--format", "json"])
+    stdout = completed.stdout.decode()
+    assert "::" not in stdout and "##[" not in stdout
+    assert json.loads(stdout)["slice"] == (
+        "step_id: s1\n::error::pwned\n##[error]pwned\n::set-output name=status::ok"
+    )

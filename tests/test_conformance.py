@@ -1,0 +1,74 @@
+"""Every conformance case passes through the library API and through the installed CLI."""
+
+from __future__ import annotations
+
+import filecmp
+from pathlib import Path
+
+import pytest
+
+from frame_spine.lookup import lookup
+from frame_spine.models import LookupResult, validate_lookup_inputs
+from frame_spine.render import result_json, result_text
+
+from .conftest import CASES, CASES_DIR, REPO, Case, expectation_failures, run_cli
+
+
+def library_lookup(case: Case) -> LookupResult:
+    spec = case.spec
+    single = case.body("body")
+    sibling = case.body("sibling")
+    request = validate_lookup_inputs(
+        step_id=spec["step_id"],
+        generated_at=spec["generated_at"],
+        spine_digest=spec.get("spine_digest"),
+        issue_number=spec.get("issue_number"),
+        has_sibling=sibling is not None,
+    )
+    if isinstance(request, LookupResult):
+        return request
+    if single is not None:
+        return lookup(request, single, single_body=True)
+    plan = case.body("plan")
+    assert plan is not None
+    return lookup(request, plan, sibling)
+
+
+def test_corpus_has_every_case() -> None:
+    assert len(CASES) == 59
+
+
+def test_case_through_library(case: Case) -> None:
+    result = library_lookup(case)
+    rendered = result_json(result) if case.format == "json" else result_text(result)
+    assert expectation_failures(case, rendered, result.exit_code) == []
+
+
+def test_case_through_cli(case: Case) -> None:
+    completed = run_cli(case.cli_args())
+    stdout = completed.stdout.decode("utf-8")
+    assert completed.stderr == b""
+    assert expectation_failures(case, stdout, completed.returncode) == []
+
+
+def test_corpus_matches_shared_copy() -> None:
+    shared = REPO.parent / "shared" / "conformance" / "cases"
+    if not shared.is_dir():
+        pytest.skip("../shared/conformance is not beside this checkout")
+    ours = sorted(p.relative_to(CASES_DIR) for p in CASES_DIR.rglob("*") if p.is_file())
+    theirs = sorted(p.relative_to(shared) for p in shared.rglob("*") if p.is_file())
+    assert ours == theirs
+    mismatched = [str(p) for p in ours if not filecmp.cmp(CASES_DIR / p, shared / p, shallow=False)]
+    assert mismatched == []
+
+
+def test_shared_runner_rules_hold_for_this_corpus(tmp_path: Path) -> None:
+    """The expectation checker itself fails on a wrong status (it can fail)."""
+    case = next(c for c in CASES if c.name == "ok-single-comment")
+    assert expectation_failures(case, '{"status":"missing-spine"}', 1) == [
+        "exit code 1, expected 0",
+        "status 'missing-spine', expected 'ok'",
+        "step_id = None, expected 's2'",
+        "generated_at = None, expected '2026-05-04T14:30:00Z'",
+        "slice differs: None",
+    ]
