@@ -24,14 +24,25 @@ _FIXED_KEYS: dict[Status, tuple[str, ...]] = {
     Status.MISSING_SLICE: ("step_id",),
     Status.DUPLICATE_SLICE_ID: ("step_id", "count"),
 }
-# Keys that follow the fixed ones, in this order, whenever they are set.
-_TRAILING_KEYS = (
+# Keys that follow the fixed ones, in this order, whenever they are set: SPEC 5 puts
+# ``spine_digest`` right after the fixed keys of ok and stale-spine, and ``message`` right
+# after the fixed keys of every other status.
+_DIGEST_FIRST = (
     "spine_digest",
     "generated_at_elided",
     "message",
     "current_generated_at",
     "sibling_generated_at",
 )
+_MESSAGE_FIRST = (
+    "message",
+    "spine_digest",
+    "generated_at_elided",
+    "current_generated_at",
+    "sibling_generated_at",
+)
+# Line separators JSON may carry raw but some readers split lines on.
+_LINE_SEPARATORS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
 
 
 def result_dict(result: LookupResult) -> dict[str, Any]:
@@ -43,7 +54,8 @@ def result_dict(result: LookupResult) -> dict[str, Any]:
         timestamps.
     """
     ordered: dict[str, Any] = {"status": result.status.value}
-    for key in (*_FIXED_KEYS.get(result.status, ()), *_TRAILING_KEYS):
+    trailing = _DIGEST_FIRST if result.status in (Status.OK, Status.STALE_SPINE) else _MESSAGE_FIRST
+    for key in (*_FIXED_KEYS.get(result.status, ()), *trailing):
         if key in ordered:
             continue
         value = getattr(result, key)
@@ -56,15 +68,16 @@ def json_line(value: Any) -> str:
     """Serialise ``value`` as one compact JSON line (UTF-8 text, non-ASCII not escaped).
 
     ``::`` and ``##[`` inside strings are written with a ``\\u`` escape, so the line can never
-    be read as a GitHub Actions workflow command (SPEC 8 security), while every JSON parser
-    reads back exactly the same values.
+    be read as a GitHub Actions workflow command (SPEC 8 security), and U+2028, U+2029 and
+    U+0085 are escaped so no reader splits the line; every JSON parser reads back exactly the
+    same values.
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     if "::" in text:
         text = text.replace("::", ":\\u003a")
     if "##[" in text:
         text = text.replace("##[", "#\\u0023[")
-    return text
+    return text.translate(_LINE_SEPARATORS)
 
 
 def result_json(result: LookupResult) -> str:

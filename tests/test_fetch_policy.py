@@ -1,0 +1,143 @@
+"""The retry / give-up policy of SPEC 6, decided without any network or sleeping."""
+
+from __future__ import annotations
+
+import pytest
+
+from frame_spine.fetch_policy import GiveUp, RequestFailure, RetryAfter, decide
+from frame_spine.models import Status
+
+NOW = 1_800_000_000.0  # 2027-01-15T08:00:00Z
+WHAT = "plan comment 5 in o/r"
+
+
+def policy(failure: RequestFailure, attempt: int = 1, waited: float = 0.0, max_wait: float = 60):
+    return decide(
+        failure, what=WHAT, attempt=attempt, waited=waited, max_wait=max_wait, timeout=10, now=NOW
+    )
+
+
+def http(status: int, detail: str = "", **headers: str) -> RequestFailure:
+    return RequestFailure(
+        "http", status, {k.replace("_", "-"): v for k, v in headers.items()}, detail
+    )
+
+
+@pytest.mark.parametrize("status", [500, 502, 503, 599])
+def test_5xx_is_retried_after_1_then_2_seconds_then_an_error(status: int) -> None:
+    assert policy(http(status), attempt=1) == RetryAfter(1.0)
+    assert policy(http(status), attempt=2, waited=1.0) == RetryAfter(2.0)
+    assert policy(http(status, "Server Error"), attempt=3, waited=3.0) == GiveUp(
+        Status.ERROR, f"{WHAT}: the GitHub API answered HTTP {status} 3 times: Server Error"
+    )
+
+
+def test_connection_failures_are_retried_then_an_error() -> None:
+    refused = RequestFailure("connection", detail="ConnectionError")
+    assert policy(refused, attempt=1) == RetryAfter(1.0)
+    assert policy(refused, attempt=2) == RetryAfter(2.0)
+    assert policy(refused, attempt=3) == GiveUp(
+        Status.ERROR, f"{WHAT}: cannot reach the GitHub API after 3 attempts (ConnectionError)"
+    )
+
+
+def test_a_timeout_is_an_error_at_once() -> None:
+    assert policy(RequestFailure("timeout")) == GiveUp(
+        Status.ERROR, f"{WHAT}: the GitHub API did not answer within 10 s"
+    )
+
+
+def test_a_malformed_answer_is_an_error_at_once() -> None:
+    assert policy(RequestFailure("malformed", detail="3 field errors")) == GiveUp(
+        Status.ERROR,
+        f"{WHAT}: the GitHub API's answer is not an issue comment in JSON (3 field errors)",
+    )
+
+
+@pytest.mark.parametrize("status", [404, 410])
+def test_gone_comments_are_not_found(status: int) -> None:
+    assert policy(http(status, "Not Found")) == GiveUp(
+        Status.COMMENT_NOT_FOUND,
+        f"{WHAT} was not found (HTTP {status}): check the comment id and repository, and that "
+        "the token can read the repository",
+    )
+
+
+def test_401_is_an_expired_token() -> None:
+    assert policy(http(401, "Bad credentials")) == GiveUp(
+        Status.GH_AUTH_EXPIRED,
+        f"{WHAT}: the token is invalid or expired (HTTP 401: Bad credentials)",
+    )
+
+
+def test_403_without_a_rate_limit_signal_is_a_permission_failure() -> None:
+    failure = http(403, "Resource not accessible by integration", x_ratelimit_remaining="4000")
+    assert policy(failure) == GiveUp(
+        Status.GH_AUTH_EXPIRED,
+        f"{WHAT}: permission denied (HTTP 403: Resource not accessible by integration): the "
+        "token lacks issues: read on the repository",
+    )
+
+
+def test_primary_rate_limit_waits_until_the_reset_when_it_fits() -> None:
+    failure = http(
+        403,
+        "API rate limit exceeded",
+        x_ratelimit_remaining="0",
+        x_ratelimit_reset=str(int(NOW) + 20),
+    )
+    assert policy(failure) == RetryAfter(20.0)
+    # 45 s already waited: 20 more would exceed 60.
+    assert policy(failure, attempt=2, waited=45.0) == GiveUp(
+        Status.GH_RATE_LIMITED,
+        f"{WHAT}: rate limited by the GitHub API until 2027-01-15T08:00:20Z (HTTP 403; waiting "
+        "20 s more would exceed max-wait 60 s)",
+    )
+
+
+def test_a_far_reset_is_rate_limited_at_once() -> None:
+    failure = http(
+        403,
+        "API rate limit exceeded",
+        x_ratelimit_remaining="0",
+        x_ratelimit_reset=str(int(NOW) + 3600),
+    )
+    assert policy(failure) == GiveUp(
+        Status.GH_RATE_LIMITED,
+        f"{WHAT}: rate limited by the GitHub API until 2027-01-15T09:00:00Z (HTTP 403; waiting "
+        "3600 s more would exceed max-wait 60 s)",
+    )
+
+
+def test_retry_after_is_honoured_for_429_and_403() -> None:
+    assert policy(http(429, retry_after="1")) == RetryAfter(1.0)
+    assert policy(http(403, "secondary", retry_after="7")) == RetryAfter(7.0)
+    assert policy(http(429, retry_after="61")) == GiveUp(
+        Status.GH_RATE_LIMITED,
+        f"{WHAT}: rate limited by the GitHub API until 2027-01-15T08:01:01Z (HTTP 429; waiting "
+        "61 s more would exceed max-wait 60 s)",
+    )
+
+
+def test_max_wait_zero_never_waits() -> None:
+    assert isinstance(policy(http(429, retry_after="1"), max_wait=0), GiveUp)
+
+
+def test_a_rate_limit_message_without_headers_waits_a_minute() -> None:
+    assert policy(http(403, "You have exceeded a secondary rate limit")) == RetryAfter(60.0)
+    assert policy(http(429)) == RetryAfter(60.0)
+
+
+def test_rate_limit_retries_stop_after_three_attempts() -> None:
+    assert policy(http(429, retry_after="1"), attempt=3, waited=2.0) == GiveUp(
+        Status.GH_RATE_LIMITED,
+        f"{WHAT}: still rate limited by the GitHub API after 3 attempts; it clears at "
+        "2027-01-15T08:00:01Z",
+    )
+
+
+@pytest.mark.parametrize("status", [400, 409, 422, 301])
+def test_other_statuses_are_errors(status: int) -> None:
+    assert policy(http(status, "Validation Failed")) == GiveUp(
+        Status.ERROR, f"{WHAT}: the GitHub API answered HTTP {status}: Validation Failed"
+    )
