@@ -93,7 +93,7 @@ def run_action(
     file_commands = tmp_path / "file_commands"
     home = tmp_path / "home"
     for folder in (workspace, file_commands, home):
-        folder.mkdir(exist_ok=True)
+        folder.mkdir(parents=True, exist_ok=True)
     output_file = file_commands / "set_output_1"
     summary_file = file_commands / "step_summary_1"
     output_file.write_text("")

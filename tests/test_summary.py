@@ -1,0 +1,111 @@
+"""The job summary renderer (SPEC 8), exact output."""
+
+from __future__ import annotations
+
+from frame_spine.models import LookupResult, Status
+from frame_spine.summary import CommentLink, code_fence, escape_cell, lookup_summary
+
+OK = LookupResult(
+    status=Status.OK,
+    step_id="s1",
+    generated_at="2026-05-04T14:30:00Z",
+    slice="step_id: s1\nrc: a ``` b",
+    spine_digest="sha256:" + "a" * 64,
+    current_generated_at="2026-05-04T14:30:00Z",
+)
+PLAN = CommentLink(11, "https://github.com/o/r/issues/3#issuecomment-11")
+
+
+def test_escape_cell() -> None:
+    assert escape_cell('a|b`c<d>&"e\nf\r') == "a&#124;b&#96;c&lt;d&gt;&amp;&quot;e f "
+
+
+def test_code_fence_is_longer_than_any_backtick_run() -> None:
+    assert code_fence("no ticks") == "```"
+    assert code_fence("``` and `````") == "``````"
+    assert code_fence("`") == "```"
+
+
+def test_ok_summary_exactly() -> None:
+    text = lookup_summary(
+        OK,
+        repository="o/r",
+        plan=PLAN,
+        sibling=None,
+        dispatched_generated_at="2026-05-04T14:30:00Z",
+    )
+    assert text == (
+        "### frame-spine lookup: `ok`\n\n| | |\n|---|---|\n"
+        "| Status | ✅ `ok` (exit code 0) |\n"
+        "| Repository | o/r |\n"
+        "| Plan comment | [11](https://github.com/o/r/issues/3#issuecomment-11) |\n"
+        "| Sibling comment | — |\n"
+        "| Step | s1 |\n"
+        "| Dispatched generated_at | 2026-05-04T14:30:00Z |\n"
+        "| Spine generated_at | 2026-05-04T14:30:00Z |\n"
+        f"| Spine digest | sha256:{'a' * 64} |\n"
+        "\n<details><summary>Slice s1 (2 lines, 23 bytes)</summary>\n\n"
+        "````text\nstep_id: s1\nrc: a ``` b\n````\n\n</details>\n"
+    )
+
+
+def test_unsafe_urls_are_not_linked() -> None:
+    text = lookup_summary(
+        LookupResult(status=Status.ERROR, message="x"),
+        repository=None,
+        plan=CommentLink(11, "javascript:alert(1)"),
+        sibling=CommentLink(12, "https://example.com/a)(b"),
+        dispatched_generated_at=None,
+    )
+    assert "| Plan comment | 11 |" in text
+    assert "| Sibling comment | 12 |" in text
+    assert "| Status | ❌ `error` (exit code 1) |" in text
+    assert "| Repository | — |" in text
+
+
+def test_stale_summary_shows_both_instants() -> None:
+    stale = LookupResult(
+        status=Status.STALE_SPINE,
+        dispatched_generated_at="2026-01-01T00:00:00Z",
+        current_generated_at="2026-02-01T00:00:00Z",
+        message="re-dispatch",
+    )
+    text = lookup_summary(
+        stale,
+        repository="o/r",
+        plan=PLAN,
+        sibling=None,
+        dispatched_generated_at="2026-01-01T00:00:00Z",
+    )
+    assert "| Status | ⚠️ `stale-spine` (exit code 0) |" in text
+    assert "| Dispatched generated_at | 2026-01-01T00:00:00Z |" in text
+    assert "| Spine generated_at | 2026-02-01T00:00:00Z |" in text
+    assert "| Message | re-dispatch |" in text
+
+
+def test_a_slice_too_big_for_the_summary_is_cut_with_a_visible_note() -> None:
+    big = LookupResult(
+        status=Status.OK, step_id="s1", generated_at="2026-05-04T14:30:00Z", slice="é" * 5000
+    )
+    limit = 4000
+    text = lookup_summary(
+        big, repository="o/r", plan=PLAN, sibling=None, dispatched_generated_at=None, limit=limit
+    )
+    assert len(text.encode("utf-8")) <= limit
+    shown = text.split("```text\n", 1)[1].split("\n```\n", 1)[0]
+    assert set(shown) == {"é"}
+    assert text.endswith(
+        f"> [!WARNING]\n> The slice is truncated in this summary: {len(shown.encode())} of 10000 "
+        "bytes are shown. The whole slice is in the `slice` output (and in `slice-file` when set).\n"
+    )
+    assert "</details>" in text
+
+
+def test_the_real_limit_is_under_one_mebibyte() -> None:
+    huge = LookupResult(
+        status=Status.OK, step_id="s1", generated_at="2026-05-04T14:30:00Z", slice="x" * 2_000_000
+    )
+    text = lookup_summary(
+        huge, repository="o/r", plan=PLAN, sibling=None, dispatched_generated_at=None
+    )
+    assert 990_000 < len(text.encode("utf-8")) <= 1_000_000 < 1024 * 1024
