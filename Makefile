@@ -25,6 +25,9 @@ demo: $(VENV)/.installed-demo
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks
 	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/hadolint Dockerfile
+	$(BIN)/check-jsonschema --builtin-schema vendor.github-actions action.yml
+	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy src
