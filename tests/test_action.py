@@ -10,7 +10,8 @@ import pytest
 
 from frame_spine.action import INPUT_NAMES, OUTPUT_NAMES
 
-from .conftest import CASES_DIR, REPO as REPO_DIR
+from .conftest import CASES_DIR
+from .conftest import REPO as REPO_DIR
 from .fake_github import REPO, TOKEN, FakeGitHub, error
 from .runner_env import ActionRun, action_metadata, run_action
 

@@ -12,7 +12,8 @@ from pathlib import Path
 import pytest
 from werkzeug import Request, Response
 
-from .conftest import CASES_DIR, REPO as REPO_DIR, clean_env, run_cli
+from .conftest import CASES_DIR, clean_env, run_cli
+from .conftest import REPO as REPO_DIR
 from .fake_github import (
     REPO,
     TOKEN,
@@ -90,7 +91,7 @@ def test_one_get_without_a_sibling_with_auth_and_accept_headers(fake_github: Fak
 def test_two_concurrent_gets_with_a_sibling(fake_github: FakeGitHub) -> None:
     serve_878(fake_github)
     fake_github.latency = 0.4
-    result, code, elapsed = lookup(
+    result, code, _elapsed = lookup(
         fake_github,
         "--plan-comment-id",
         str(PLAN_ID),
@@ -368,7 +369,9 @@ def test_403_rate_limited_with_a_far_reset_gives_up_at_once(fake_github: FakeGit
     assert (result["status"], code) == ("gh-rate-limited", 1)
     message = str(result["message"])
     assert message.startswith(f"{WHAT}: rate limited by the GitHub API until 20")
-    assert re.search(r"\(HTTP 403; waiting 3(599|600) s more would exceed max-wait 60 s\)$", message)
+    assert re.search(
+        r"\(HTTP 403; waiting 3(599|600) s more would exceed max-wait 60 s\)$", message
+    )
     assert len(fake_github.requests) == 1
     assert elapsed < 10
 
