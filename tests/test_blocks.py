@@ -842,3 +842,16 @@ def test_blocks_named() -> None:
 
 def test_empty_body() -> None:
     assert scan_comment("") == CommentScan("", (), (), (), ())
+
+
+def test_marker_like_lines_of_64_kb_are_read_in_one_pass() -> None:
+    """A stamp or plan-variant head followed by 64 KB of blanks and no closer (an input that
+    made the earlier regular expressions backtrack for hours) is simply not a marker."""
+    from frame_spine.frontmatter import plan_variants
+
+    stamp = "<!-- frame-slices-generated-at:" + " \t" * 32_000
+    assert scan_comment(stamp).markers == ()
+    closed = stamp + "x -->"
+    assert scan_comment(closed).markers == (MarkerLine("stamp", "x", 1),)
+    variant = "---\nplan-variant: x" + " " * 64_000 + "y\n---\n"
+    assert plan_variants(variant) == [(2, "x" + " " * 64_000 + "y")]

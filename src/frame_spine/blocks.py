@@ -25,11 +25,9 @@ _BARE_REST = re.compile(r"[ \t]*-->[ \t]*")
 _BARE_CLOSER = re.compile(r"^[ \t]*-->", re.MULTILINE)
 _ARROW = re.compile("-->")
 _FENCE_OPEN = re.compile(r" {0,3}(?:(`{3,})[^`]*|(~{3,}).*)")
-_MARKER = re.compile(
-    r"[ \t]*<!--[ \t]*(?:plan-issue-(\d+)|frame-slices-(\d+)"
-    r"|frame-slices-generated-at:[ \t]*(.*?))[ \t]*-->[ \t]*",
-    re.ASCII,
-)
+_PLAN_ISSUE = "plan-issue-"
+_FRAME_SLICES = "frame-slices-"
+_STAMP = "frame-slices-generated-at:"
 
 
 @dataclass(frozen=True, slots=True)
@@ -195,6 +193,26 @@ def _fence_closes(line: str, char: str, width: int) -> bool:
     return run >= width and not body[run:].strip(" \t")
 
 
+def _marker_line(line: str, line_no: int) -> MarkerLine | None:
+    """Read a whole-line marker ``<!-- plan-issue-N -->``, ``<!-- frame-slices-N -->`` or
+    ``<!-- frame-slices-generated-at: T -->`` (spaces/tabs allowed around and inside).
+
+    Plain string operations, so an adversarial line costs time linear in its length.
+    """
+    text = line.strip(" \t")
+    if not (text.startswith("<!--") and text.endswith("-->")) or len(text) < 7:
+        return None
+    inner = text[4:-3].strip(" \t")
+    if inner.startswith(_STAMP):
+        return MarkerLine("stamp", inner[len(_STAMP) :].strip(" \t"), line_no)
+    for prefix, kind in ((_PLAN_ISSUE, "plan-issue"), (_FRAME_SLICES, "frame-slices")):
+        if inner.startswith(prefix):
+            number = inner[len(prefix) :]
+            if number.isascii() and number.isdigit():
+                return MarkerLine(kind, number, line_no)  # type: ignore[arg-type]
+    return None
+
+
 def scan_comment(body: str) -> CommentScan:
     """Scan one comment body for blocks and marker lines (SPEC 2).
 
@@ -278,14 +296,8 @@ def scan_comment(body: str) -> CommentScan:
             fence = (run[0], len(run))
             continue
 
-        marker = _MARKER.fullmatch(line)
+        marker = _marker_line(line, line_of.at(start))
         if marker is not None:
-            issue, slices, stamp = marker.groups()
-            if issue is not None:
-                markers.append(MarkerLine("plan-issue", issue, line_of.at(start)))
-            elif slices is not None:
-                markers.append(MarkerLine("frame-slices", slices, line_of.at(start)))
-            else:
-                markers.append(MarkerLine("stamp", stamp, line_of.at(start)))
+            markers.append(marker)
 
     return CommentScan(text, tuple(blocks), tuple(unterminated), tuple(fenced), tuple(markers))

@@ -8,8 +8,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-_VARIANT = re.compile(r"plan-variant[ \t]*:[ \t]*(.*?)[ \t]*")
-_SPINE_OMITTED = re.compile(r"spine-omitted[ \t]*:[ \t]*(.*?)[ \t]*")
+_VARIANT = re.compile(r"plan-variant[ \t]*:(.*)")
+_SPINE_OMITTED = re.compile(r"spine-omitted[ \t]*:(.*)")
 
 #: Plan variants that carry no spine by design.
 SPINELESS_VARIANTS = ("brief", "goal-contract")
@@ -24,6 +24,7 @@ class FrontmatterLine:
 
 
 def _unquote(value: str) -> str:
+    value = value.strip(" \t")
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"":
         return value[1:-1].strip()
     return value
