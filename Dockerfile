@@ -15,9 +15,11 @@ COPY requirements.lock /tmp/requirements.lock
 RUN python3 -m venv /opt/venv \
     && /opt/venv/bin/pip install --no-cache-dir --require-hashes --only-binary=:all: \
         -r /tmp/requirements.lock \
+    && /opt/venv/bin/pip uninstall --yes --quiet pip setuptools \
     && rm -f /tmp/requirements.lock
 
 COPY src/frame_spine /opt/frame-spine/frame_spine
+RUN /opt/venv/bin/python -m compileall -q /opt/frame-spine
 
 # No USER: the runner mounts the workspace and file-command files owned by its own user.
 ENTRYPOINT ["/opt/venv/bin/python", "-m", "frame_spine.action"]

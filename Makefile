@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test lint typecheck pytest conformance bench clean
+.PHONY: demo test e2e lint typecheck pytest bench clean
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -23,11 +23,12 @@ demo: $(VENV)/.installed-demo
 		--generated-at 2026-07-18T22:20:00Z --step-id s1 --format text
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check src tests benchmarks
-	$(BIN)/ruff format --check src tests benchmarks
+	$(BIN)/ruff check src tests benchmarks e2e
+	$(BIN)/ruff format --check src tests benchmarks e2e
 	$(BIN)/hadolint Dockerfile
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-actions action.yml
-	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml
+	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml e2e/workflows/*.yml
+	$(BIN)/actionlint .github/workflows/*.yml e2e/workflows/*.yml
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy src
@@ -37,9 +38,14 @@ pytest: $(VENV)/.installed-test
 
 test: lint typecheck pytest
 
+# Build the real image with podman, run it like the runner, run a workflow through act (root).
+e2e: $(VENV)/.installed-test
+	bash e2e/run.sh
+
 bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_lookup.py
 	$(BIN)/python benchmarks/bench_startup.py
+	$(BIN)/python benchmarks/bench_online.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

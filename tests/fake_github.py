@@ -14,6 +14,7 @@ import threading
 import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from pytest_httpserver import HTTPServer
@@ -104,6 +105,7 @@ class FakeGitHub:
     scripts: dict[int, list[Responder]] = field(default_factory=dict)
     forever: dict[int, Responder] = field(default_factory=dict)
     requests: list[Recorded] = field(default_factory=list)
+    log_file: Path | None = None  # also append "METHOD /path" lines here (for other processes)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
@@ -167,6 +169,9 @@ class FakeGitHub:
                     time.monotonic(),
                 )
             )
+            if self.log_file is not None:
+                with self.log_file.open("a", encoding="utf-8") as log:
+                    log.write(f"{request.method} {request.path}\n")
         if self.latency:
             time.sleep(self.latency)
         match = _COMMENT_PATH.match(request.path)

@@ -1,0 +1,188 @@
+"""Run the built image the way GitHub's runner runs a Docker action, and check what it wrote.
+
+usage: run_container.py IMAGE API_URL WORK_DIR
+
+For each scenario: every input of action.yml as ``-e INPUT_<NAME>=...`` (hyphens kept), the
+file-command files under a mounted ``/github/file_commands``, the workspace mounted at
+``/github/workspace`` as the working directory, ``/github/home``, ``GITHUB_API_URL`` pointing
+at the loopback fake (host networking). Checks the exit code, the outputs file (read with an
+independent parser) and the job summary; then times five more runs of the ok scenario and
+prints the image and dependency sizes. Exit 0 only when every check passes.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import statistics
+import subprocess
+import sys
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from tests.fake_github import REPO, TOKEN  # noqa: E402
+from tests.runner_env import action_metadata, parse_output_file  # noqa: E402
+
+PLAN_ID = "5013464001"
+SIBLING_ID = "5013460780"
+STAMP = "2026-07-18T22:20:00Z"
+SLICE_START = "step_id: s1\ncommit-index: 1\nprovides: [implement-docs]\n"
+
+
+@dataclass
+class Scenario:
+    name: str
+    inputs: dict[str, str]
+    exit_code: int
+    status: str
+
+
+SCENARIOS = [
+    Scenario(
+        "ok: real plan + sibling, slice-file",
+        {
+            "plan-comment-id": PLAN_ID,
+            "slices-comment-id": SIBLING_ID,
+            "issue-number": "878",
+            "step-id": "s1",
+            "generated-at": STAMP,
+            "slice-file": "out/s1.md",
+        },
+        0,
+        "ok",
+    ),
+    Scenario(
+        "comment-not-found: unknown plan id",
+        {"plan-comment-id": "999", "issue-number": "878", "step-id": "s1", "generated-at": STAMP},
+        1,
+        "comment-not-found",
+    ),
+    Scenario(
+        "stale-spine with fail-on not-ok",
+        {
+            "plan-comment-id": PLAN_ID,
+            "slices-comment-id": "auto",
+            "issue-number": "878",
+            "step-id": "s1",
+            "generated-at": "2026-07-18T21:00:00Z",
+            "fail-on": "not-ok",
+        },
+        1,
+        "stale-spine",
+    ),
+]
+
+
+def podman_run(
+    image: str, api_url: str, work: Path, inputs: dict[str, str]
+) -> tuple[int, str, float]:
+    """Run the container once; returns (exit code, stdout, wall seconds)."""
+    for sub in ("workspace", "file_commands", "home"):
+        folder = work / sub
+        if folder.exists():
+            shutil.rmtree(folder)
+        folder.mkdir(parents=True)
+    (work / "file_commands" / "set_output_1").write_text("")
+    (work / "file_commands" / "step_summary_1").write_text("")
+    resolved = {
+        "${{ github.token }}": TOKEN,
+        "${{ github.repository }}": REPO,
+        "${{ github.api_url }}": api_url,
+    }
+    env: dict[str, str] = {}
+    for name, spec in action_metadata()["inputs"].items():
+        default = str(spec.get("default", ""))
+        env[f"INPUT_{name.upper()}"] = inputs.get(name, resolved.get(default, default))
+    env.update(
+        {
+            "GITHUB_ACTIONS": "true",
+            "CI": "true",
+            "HOME": "/github/home",
+            "GITHUB_OUTPUT": "/github/file_commands/set_output_1",
+            "GITHUB_STEP_SUMMARY": "/github/file_commands/step_summary_1",
+            "GITHUB_WORKSPACE": "/github/workspace",
+            "GITHUB_API_URL": api_url,
+            "GITHUB_REPOSITORY": REPO,
+            "RUNNER_TEMP": "/home/runner/work/_temp",
+        }
+    )
+    command = ["podman", "run", "--rm", "--network", "host", "--workdir", "/github/workspace"]
+    for mount in ("workspace", "file_commands", "home"):
+        command += ["-v", f"{work / mount}:/github/{mount}"]
+    for key, value in env.items():
+        command += ["-e", f"{key}={value}"]
+    command.append(image)
+    started = time.perf_counter()
+    completed = subprocess.run(command, capture_output=True, check=False, timeout=300)
+    elapsed = time.perf_counter() - started
+    if completed.stderr:
+        sys.stderr.write(completed.stderr.decode("utf-8", "replace"))
+    return completed.returncode, completed.stdout.decode("utf-8", "replace"), elapsed
+
+
+def check(scenario: Scenario, image: str, api_url: str, work: Path) -> list[str]:
+    code, stdout, _elapsed = podman_run(image, api_url, work, scenario.inputs)
+    problems = []
+    outputs = parse_output_file((work / "file_commands" / "set_output_1").read_text("utf-8"))
+    summary = (work / "file_commands" / "step_summary_1").read_text("utf-8")
+    expected_names = list(action_metadata()["outputs"])
+    if code != scenario.exit_code:
+        problems.append(f"exit code {code}, expected {scenario.exit_code}")
+    if list(outputs) != expected_names:
+        problems.append(f"outputs {list(outputs)}, expected {expected_names}")
+    if outputs.get("status") != scenario.status:
+        problems.append(f"status {outputs.get('status')!r}, expected {scenario.status!r}")
+    result = json.loads(outputs.get("result", "{}"))
+    if result.get("status") != scenario.status:
+        problems.append(f"result {result!r}")
+    if not summary.startswith(f"### frame-spine lookup: `{scenario.status}`\n"):
+        problems.append(f"summary starts {summary[:80]!r}")
+    if not stdout.startswith(f"frame-spine lookup: status {scenario.status} "):
+        problems.append(f"stdout {stdout!r}")
+    if TOKEN in stdout + summary + json.dumps(outputs):
+        problems.append("the token leaked")
+    if scenario.status == "ok":
+        slice_file = work / "workspace" / "out" / "s1.md"
+        if not outputs["slice"].startswith(SLICE_START):
+            problems.append(f"slice {outputs['slice'][:80]!r}")
+        if (
+            outputs["slice-path"] != "out/s1.md"
+            or slice_file.read_text("utf-8") != outputs["slice"]
+        ):
+            problems.append("slice-file not written as the slice")
+        if outputs["sibling-generated-at"] != STAMP:
+            problems.append(f"sibling-generated-at {outputs['sibling-generated-at']!r}")
+    return problems
+
+
+def main(image: str, api_url: str, work_dir: str) -> int:
+    work = Path(work_dir)
+    failures = 0
+    for scenario in SCENARIOS:
+        problems = check(scenario, image, api_url, work)
+        print(f"{'PASS' if not problems else 'FAIL'} container run: {scenario.name}")
+        for problem in problems:
+            print(f"     {problem}")
+        failures += bool(problems)
+
+    times = []
+    for _ in range(5):
+        code, _stdout, elapsed = podman_run(image, api_url, work, SCENARIOS[0].inputs)
+        if code != 0:
+            failures += 1
+        times.append(elapsed)
+    print(
+        f"container start to outputs written (podman run, ok lookup, 2 GETs): median of 5 "
+        f"{statistics.median(times) * 1000:.0f} ms (runs: "
+        + ", ".join(f"{t * 1000:.0f}" for t in times)
+        + " ms)"
+    )
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:4]))
