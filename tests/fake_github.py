@@ -26,6 +26,10 @@ _COMMENT_PATH = re.compile(
     r"^(?P<prefix>(?:/[^/]+)*?)/repos/(?P<repo>[^/]+/[^/]+)/issues/comments/(?P<id>[0-9]+)$"
 )
 
+_LISTING_PATH = re.compile(
+    r"^(?P<prefix>(?:/[^/]+)*?)/repos/(?P<repo>[^/]+/[^/]+)/issues(?:/(?P<issue>[0-9]+))?/comments$"
+)
+
 Responder = Callable[[Request], Response]
 
 
@@ -116,7 +120,12 @@ class FakeGitHub:
         return self.server.url_for(self.prefix).rstrip("/")
 
     def add_comment(
-        self, comment_id: int, body: str | None, issue_number: int, repo: str = REPO
+        self,
+        comment_id: int,
+        body: str | None,
+        issue_number: int,
+        repo: str = REPO,
+        updated_at: str = "2026-07-18T22:21:00Z",
     ) -> dict[str, Any]:
         """Serve a comment of ``issue_number`` with GitHub's JSON shape; returns the JSON."""
         api = self.url
@@ -134,7 +143,7 @@ class FakeGitHub:
                 "site_admin": False,
             },
             "created_at": "2026-07-18T22:20:00Z",
-            "updated_at": "2026-07-18T22:21:00Z",
+            "updated_at": updated_at,
             "author_association": "CONTRIBUTOR",
             "body": body,
             "reactions": {
@@ -174,6 +183,13 @@ class FakeGitHub:
                     log.write(f"{request.method} {request.path}\n")
         if self.latency:
             time.sleep(self.latency)
+        listing = _LISTING_PATH.match(request.path)
+        if (
+            request.method == "GET"
+            and listing is not None
+            and listing.group("prefix") == self.prefix
+        ):
+            return self._listing(request, listing.group("repo"), listing.group("issue"))
         match = _COMMENT_PATH.match(request.path)
         if request.method != "GET" or match is None or match.group("prefix") != self.prefix:
             return error(404, "Not Found")(request)
@@ -195,3 +211,40 @@ class FakeGitHub:
             payload,
             {"etag": f'W/"etag-{comment_id}"', "last-modified": "Sat, 18 Jul 2026 22:21:00 GMT"},
         )
+
+    def _listing(self, request: Request, repo: str, issue: str | None) -> Response:
+        """``GET /repos/{repo}/issues[/{N}]/comments``: ascending ids, ``per_page`` (default
+        30, at most 100), ``page``, ``since`` (updated at or after), GitHub's ``Link`` header."""
+        if self.token is not None:
+            auth = request.headers.get("Authorization", "")
+            if auth not in (f"token {self.token}", f"Bearer {self.token}"):
+                return error(401, "Bad credentials")(request)
+        with self._lock:
+            queued = self.scripts.get(0)
+            responder = queued.pop(0) if queued else self.forever.get(0)
+        if responder is not None:
+            return responder(request)
+        per_page = min(100, int(request.args.get("per_page", "30")))
+        page = int(request.args.get("page", "1"))
+        since = request.args.get("since")
+        items = sorted(
+            (payload for (r, _id), payload in self.comments.items() if r == repo),
+            key=lambda payload: payload["id"],
+        )
+        if issue is not None:
+            items = [p for p in items if p["issue_url"].endswith(f"/issues/{issue}")]
+        if since is not None:
+            items = [p for p in items if p["updated_at"] >= since]
+        last = max(1, -(-len(items) // per_page))
+        chosen = items[(page - 1) * per_page : page * per_page]
+        base = f"{self.url}{request.path[len(self.prefix) :]}"
+        extra = f"&since={since}" if since is not None else ""
+        links = []
+        if page < last:
+            links.append(f'<{base}?per_page={per_page}&page={page + 1}{extra}>; rel="next"')
+            links.append(f'<{base}?per_page={per_page}&page={last}{extra}>; rel="last"')
+        if page > 1:
+            links.append(f'<{base}?per_page={per_page}&page=1{extra}>; rel="first"')
+            links.append(f'<{base}?per_page={per_page}&page={page - 1}{extra}>; rel="prev"')
+        headers = {"link": ", ".join(links)} if links else {}
+        return _json_response(200, chosen, headers)

@@ -91,6 +91,8 @@ def test_ok_sets_every_output(fake_github: FakeGitHub, tmp_path: Path) -> None:
         "sibling-generated-at": STAMP,
         "spine-digest": DIGEST,
         "result": run.outputs["result"],
+        "error-count": "",
+        "warning-count": "",
     }
     assert result == {
         "status": "ok",
@@ -208,6 +210,8 @@ def test_an_error_status_sets_every_output_and_one_annotation(
             },
             separators=(",", ":"),
         ),
+        "error-count": "",
+        "warning-count": "",
     }
     assert f"| Message | {message} |" in run.summary
 
@@ -271,7 +275,6 @@ def test_fail_on(
 @pytest.mark.parametrize(
     ("inputs", "message"),
     [
-        ({"mode": "validate"}, "mode 'validate' is not available in this version of the action"),
         ({"mode": "audit"}, "mode 'audit' is not available in this version of the action"),
         ({"mode": "lookups"}, "mode 'lookups' is not one of lookup, validate, audit"),
         ({"fail-on": "warning"}, "fail-on 'warning' is not one of error, not-ok, never"),
@@ -410,3 +413,108 @@ def test_case_corpus_ok_bom_through_the_action(fake_github: FakeGitHub, tmp_path
     )
     assert (run.outputs["status"], run.outputs["generated-at"]) == ("ok", "2026-05-04T14:30:00Z")
     assert len(fake_github.requests) == 2
+
+
+# ---- mode: validate ---------------------------------------------------------------------------
+
+VALID_UNSORTED = (
+    "<!-- plan-issue-878 -->\n<!-- frame-spine\nspine_schema_version: 2\n"
+    "generated_at: 2026-07-18T22:20:00Z\ncoverage: complete\nports:\n  review: [s2]\n"
+    "  code: [s1]\nslices:\n  s1:\n    ac_refs: [AC1]\n    depends_on: []\n    cycle: 1\n"
+    "  s2:\n    ac_refs: [AC1]\n    depends_on: [s1]\n    cycle: 1\n-->\n"
+    "<!-- frame-slice\nstep_id: s1\nprovides: [code]\n-->\n"
+    "<!-- frame-slice\nstep_id: s2\nprovides: [review]\n-->\n"
+)
+
+
+def test_validate_mode_outputs_annotations_and_summary(
+    fake_github: FakeGitHub, tmp_path: Path
+) -> None:
+    serve(fake_github)
+    run = act(fake_github, tmp_path, mode="validate", **{"plan-comment-id": str(PLAN_ID)})
+    assert (run.returncode, run.stderr) == (1, "")
+    result = json.loads(run.outputs["result"])
+    assert (result["status"], result["errors"], result["warnings"]) == ("invalid", 8, 1)
+    assert run.outputs == {
+        **dict.fromkeys(OUTPUT_NAMES, ""),
+        "status": "invalid",
+        "exit-code": "1",
+        "result": run.outputs["result"],
+        "error-count": "8",
+        "warning-count": "1",
+    }
+    lines = run.stdout.splitlines()
+    assert lines[0] == "frame-spine validate: status invalid (8 errors, 1 warnings, 0 notices)"
+    assert lines[1] == (
+        "::warning title=frame-spine validate%3A non-canonical-order::plan:26 port "
+        "implement-code: ports are not in canonical (sorted) order: implement-code comes after "
+        "implement-test (expected: ce-gate-cli, implement-code, implement-docs, implement-test, review)"
+    )
+    assert lines[2] == (
+        "::error title=frame-spine validate%3A unresolved-step::plan:36 step s2: step s2 is in "
+        "the spine but no frame-slice block carries it"
+    )
+    assert len(lines) == 10
+    assert run.summary.startswith("### frame-spine validate: `invalid` (8 errors, 1 warnings)\n")
+    assert "| Severity | Code | Where | Message |\n|---|---|---|---|\n" in run.summary
+    assert (
+        "| ❌ error | unresolved-step | plan:36 step s2 | step s2 is in the spine but no "
+        "frame-slice block carries it |"
+    ) in run.summary
+    assert (
+        f"| Plan comment | [{PLAN_ID}](https://github.com/{REPO}/issues/878#issuecomment-{PLAN_ID}) |"
+        in run.summary
+    )
+
+
+def test_validate_mode_discovers_the_plan_by_issue(fake_github: FakeGitHub, tmp_path: Path) -> None:
+    serve(fake_github)
+    run = act(fake_github, tmp_path, mode="validate", **{"issue-number": "878", "fail-on": "never"})
+    assert (run.returncode, run.outputs["status"], run.outputs["error-count"]) == (
+        0,
+        "invalid",
+        "8",
+    )
+    assert fake_github.paths() == [
+        f"GET /repos/{REPO}/issues/878/comments",
+        f"GET /repos/{REPO}/issues/comments/{SIBLING_ID}",
+    ]
+
+
+@pytest.mark.parametrize(("fail_on", "exit_code"), [("error", 0), ("not-ok", 1), ("never", 0)])
+def test_validate_mode_fail_on_with_only_warnings(
+    fake_github: FakeGitHub, tmp_path: Path, fail_on: str, exit_code: int
+) -> None:
+    fake_github.add_comment(PLAN_ID, VALID_UNSORTED, 878)
+    run = act(
+        fake_github,
+        tmp_path,
+        mode="validate",
+        **{"plan-comment-id": str(PLAN_ID), "fail-on": fail_on},
+    )
+    assert (run.outputs["status"], run.outputs["error-count"], run.outputs["warning-count"]) == (
+        "valid",
+        "0",
+        "1",
+    )
+    assert run.returncode == exit_code
+
+
+def test_validate_mode_fetch_failure(fake_github: FakeGitHub, tmp_path: Path) -> None:
+    run = act(fake_github, tmp_path, mode="validate", **{"plan-comment-id": "404"})
+    assert run.returncode == 1
+    assert (run.outputs["status"], run.outputs["exit-code"], run.outputs["error-count"]) == (
+        "comment-not-found",
+        "1",
+        "0",
+    )
+    assert run.outputs["message"].startswith(f"plan comment 404 in {REPO} was not found (HTTP 404)")
+    assert run.stdout.splitlines()[1].startswith(
+        "::error title=frame-spine validate%3A comment-not-found::plan comment 404"
+    )
+
+
+def test_validate_mode_needs_a_plan_id_or_an_issue(fake_github: FakeGitHub, tmp_path: Path) -> None:
+    run = act(fake_github, tmp_path, mode="validate")
+    assert (run.returncode, run.outputs["status"]) == (1, "comment-id-missing")
+    assert fake_github.requests == []

@@ -1,9 +1,9 @@
-"""The GitHub Action entrypoint (SPEC 8): inputs -> fetch -> lookup -> step outputs.
+"""The GitHub Action entrypoint (SPEC 8, 10): inputs -> fetch -> lookup/validate -> outputs.
 
 An edge. Inputs arrive as ``INPUT_<NAME>`` variables with hyphens kept (``INPUT_STEP-ID``) and
 are read with actions-toolkit, then validated here. Every declared output is written to the
 ``GITHUB_OUTPUT`` file (random heredoc delimiters, by actions-toolkit) for every status; the
-job summary goes to ``GITHUB_STEP_SUMMARY``; one annotation is written per non-ok status.
+job summary goes to ``GITHUB_STEP_SUMMARY``; annotations are escaped workflow commands.
 Nothing taken from a comment reaches stdout except inside an escaped annotation.
 """
 
@@ -12,7 +12,7 @@ from __future__ import annotations
 import os
 import sys
 from collections.abc import Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
 from typing import Any, Literal
 
@@ -20,11 +20,11 @@ from actions_toolkit import core
 from actions_toolkit.command import issue_command
 from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
-from .github_api import PUBLIC_API_URL, ApiSettings, CommentFetcher
-from .models import LookupRequest, LookupResult, Status, error_result, first_error_message
-from .online import OnlineLookup, OnlineTarget, lookup_online, validate_online_inputs
+from .github_api import PUBLIC_API_URL, ApiSettings, CommentFetcher, FetchedComment
+from .models import LookupResult, Status, error_result, first_error_message
+from .online import OnlineLookup, lookup_online, validate_online_inputs
 from .render import result_json
-from .summary import CommentLink, lookup_summary
+from .summary import CommentLink, lookup_summary, validation_summary
 
 #: Every output of action.yml, in its order; each is set for every status.
 OUTPUT_NAMES = (
@@ -39,6 +39,8 @@ OUTPUT_NAMES = (
     "sibling-generated-at",
     "spine-digest",
     "result",
+    "error-count",
+    "warning-count",
 )
 #: Every input of action.yml.
 INPUT_NAMES = (
@@ -66,16 +68,16 @@ class StepSettings(BaseModel):
     """The inputs that shape the step rather than the lookup (SPEC 8).
 
     Attributes:
-        mode: ``lookup`` (``validate`` and ``audit`` are not available yet).
-        fail_on: ``error`` (fail on exit-1 statuses), ``not-ok`` (also on ``stale-spine``) or
-            ``never``.
+        mode: ``lookup`` or ``validate`` (``audit`` is not available yet).
+        fail_on: ``error`` (fail on exit-1 statuses; in validate mode on any error finding),
+            ``not-ok`` (also on ``stale-spine``; in validate mode on warnings) or ``never``.
         job_summary: whether to write the job summary (YAML 1.2 booleans).
         slice_file: a workspace-relative path for the slice, or ``None``.
     """
 
     model_config = ConfigDict(frozen=True)
 
-    mode: Literal["lookup"]
+    mode: Literal["lookup", "validate"]
     fail_on: Literal["error", "not-ok", "never"]
     job_summary: bool
     slice_file: str | None
@@ -84,9 +86,9 @@ class StepSettings(BaseModel):
     @classmethod
     def _check_mode(cls, value: Any) -> str:
         text = str(value or "lookup")
-        if text in ("validate", "audit"):
+        if text == "audit":
             raise ValueError(f"mode {text!r} is not available in this version of the action")
-        if text != "lookup":
+        if text not in ("lookup", "validate"):
             raise ValueError(f"mode {text!r} is not one of lookup, validate, audit")
         return text
 
@@ -124,14 +126,31 @@ class StepSettings(BaseModel):
 
 
 @dataclass(frozen=True, slots=True)
-class StepOutcome:
-    """What one run of the action decided: the lookup, the settings and the slice path."""
+class Annotation:
+    """One annotation: ``command`` is ``error``, ``warning`` or ``notice``."""
 
-    lookup: OnlineLookup
-    settings: StepSettings | None
-    target: OnlineTarget | None
-    request: LookupRequest | None
-    slice_path: str | None
+    command: str
+    title: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class StepReport:
+    """Everything one run writes, decided before anything is written.
+
+    Attributes:
+        outputs: every declared output (``""`` when not applicable).
+        summary: the job summary Markdown. log_line: the one fixed line for stdout.
+        annotations: escaped when written. exit_code: the step's exit code under fail-on.
+        job_summary: whether to write the summary.
+    """
+
+    outputs: dict[str, str]
+    summary: str
+    log_line: str
+    exit_code: int
+    job_summary: bool = True
+    annotations: list[Annotation] = field(default_factory=list)
 
 
 def read_inputs() -> dict[str, str]:
@@ -164,20 +183,17 @@ def _write_slice(workspace: str, relative: str, text: str) -> str | LookupResult
     return target.relative_to(root).as_posix()
 
 
-def run_step(inputs: Mapping[str, str], environ: Mapping[str, str]) -> StepOutcome:
-    """Validate the inputs, fetch and look up (SPEC 6, 8); no output is written here.
+def _link(comment: FetchedComment | None) -> CommentLink | None:
+    return CommentLink(comment.id, comment.html_url) if comment is not None else None
 
-    Args:
-        inputs: every input of action.yml by its kebab-case name (see :func:`read_inputs`).
-        environ: the runner's environment (``GITHUB_REPOSITORY``, ``GITHUB_API_URL``,
-            ``GITHUB_WORKSPACE``).
 
-    Returns:
-        The :class:`StepOutcome`. Never raises.
-    """
-    settings = _settings(inputs)
-    if isinstance(settings, LookupResult):
-        return StepOutcome(OnlineLookup(settings), None, None, None, None)
+def _blank_outputs() -> dict[str, str]:
+    return dict.fromkeys(OUTPUT_NAMES, "")
+
+
+def _lookup_report(
+    inputs: Mapping[str, str], environ: Mapping[str, str], settings: StepSettings
+) -> StepReport:
     validated = validate_online_inputs(
         repository=inputs["repository"] or environ.get("GITHUB_REPOSITORY", ""),
         plan_comment_id=inputs["plan-comment-id"],
@@ -191,7 +207,7 @@ def run_step(inputs: Mapping[str, str], environ: Mapping[str, str]) -> StepOutco
         max_wait=inputs["max-wait"] or "60",
     )
     if isinstance(validated, LookupResult):
-        return StepOutcome(OnlineLookup(validated), settings, None, None, None)
+        return lookup_report(OnlineLookup(validated), settings)
     target, request = validated
     api = ApiSettings(
         repository=target.repository,
@@ -202,72 +218,190 @@ def run_step(inputs: Mapping[str, str], environ: Mapping[str, str]) -> StepOutco
     )
     outcome = lookup_online(target, request, CommentFetcher(api))
     slice_path: str | None = None
-    result = outcome.result
-    if settings.slice_file is not None and result.slice is not None:
+    if settings.slice_file is not None and outcome.result.slice is not None:
         workspace = environ.get("GITHUB_WORKSPACE") or os.getcwd()
-        written = _write_slice(workspace, settings.slice_file, result.slice)
+        written = _write_slice(workspace, settings.slice_file, outcome.result.slice)
         if isinstance(written, LookupResult):
             outcome = OnlineLookup(written, outcome.plan, outcome.sibling)
         else:
             slice_path = written
-    return StepOutcome(outcome, settings, target, request, slice_path)
-
-
-def output_values(outcome: StepOutcome) -> dict[str, str]:
-    """Return every declared output's value (``""`` when not applicable) (SPEC 8)."""
-    result = outcome.lookup.result
-    request = outcome.request
-    dispatched = result.generated_at or result.dispatched_generated_at
-    if dispatched is None and request is not None:
-        dispatched = (
-            result.current_generated_at
-            if request.generated_at == "current"
-            else request.generated_at
-        )
-    values = {
-        "status": result.status.value,
-        "exit-code": str(result.exit_code),
-        "message": result.message or "",
-        "slice": result.slice or "",
-        "slice-path": outcome.slice_path or "",
-        "step-id": result.step_id or (request.step_id if request else ""),
-        "generated-at": dispatched or "",
-        "current-generated-at": result.current_generated_at or "",
-        "sibling-generated-at": result.sibling_generated_at or "",
-        "spine-digest": result.spine_digest or "",
-        "result": result_json(result),
-    }
-    assert tuple(values) == OUTPUT_NAMES
-    return values
-
-
-def step_exit_code(status: Status, fail_on: str) -> int:
-    """The step's exit code under ``fail-on`` (SPEC 8): 1 fails the step, 0 passes it."""
-    if fail_on == "never":
-        return 0
-    if fail_on == "not-ok":
-        return 0 if status is Status.OK else 1
-    return status.exit_code
-
-
-def _summary(outcome: StepOutcome) -> str:
-    lookup = outcome.lookup
-    request = outcome.request
-    return lookup_summary(
-        lookup.result,
-        repository=outcome.target.repository if outcome.target else None,
-        plan=CommentLink(lookup.plan.id, lookup.plan.html_url) if lookup.plan else None,
-        sibling=CommentLink(lookup.sibling.id, lookup.sibling.html_url) if lookup.sibling else None,
-        dispatched_generated_at=request.generated_at if request else None,
+    dispatched = (
+        outcome.result.current_generated_at
+        if request.generated_at == "current"
+        else request.generated_at
+    )
+    return lookup_report(
+        outcome,
+        settings,
+        repository=target.repository,
+        plan_comment_id=target.plan_comment_id,
+        step_id=request.step_id,
+        dispatched_generated_at=dispatched,
+        slice_path=slice_path,
     )
 
 
-def _annotate(result: LookupResult) -> None:
-    if result.status is Status.OK:
-        return
-    command = "warning" if result.status is Status.STALE_SPINE else "error"
-    title = f"frame-spine lookup: {result.status.value}"
-    issue_command(command, {"title": title}, result.message or result.status.value)
+def lookup_report(
+    outcome: OnlineLookup,
+    settings: StepSettings | None,
+    *,
+    repository: str | None = None,
+    plan_comment_id: int | None = None,
+    step_id: str | None = None,
+    dispatched_generated_at: str | None = None,
+    slice_path: str | None = None,
+) -> StepReport:
+    """Turn a lookup's outcome into outputs, summary, log line, annotation and exit code."""
+    result = outcome.result
+    outputs = _blank_outputs()
+    outputs.update(
+        {
+            "status": result.status.value,
+            "exit-code": str(result.exit_code),
+            "message": result.message or "",
+            "slice": result.slice or "",
+            "slice-path": slice_path or "",
+            "step-id": result.step_id or step_id or "",
+            "generated-at": result.generated_at
+            or result.dispatched_generated_at
+            or dispatched_generated_at
+            or "",
+            "current-generated-at": result.current_generated_at or "",
+            "sibling-generated-at": result.sibling_generated_at or "",
+            "spine-digest": result.spine_digest or "",
+            "result": result_json(result),
+        }
+    )
+    annotations = []
+    if result.status is not Status.OK:
+        command = "warning" if result.status is Status.STALE_SPINE else "error"
+        annotations.append(
+            Annotation(
+                command,
+                f"frame-spine lookup: {result.status.value}",
+                result.message or result.status.value,
+            )
+        )
+    fail_on = settings.fail_on if settings is not None else "error"
+    if fail_on == "never":
+        exit_code = 0
+    elif fail_on == "not-ok":
+        exit_code = 0 if result.status is Status.OK else 1
+    else:
+        exit_code = result.exit_code
+    return StepReport(
+        outputs=outputs,
+        summary=lookup_summary(
+            result,
+            repository=repository,
+            plan=_link(outcome.plan),
+            sibling=_link(outcome.sibling),
+            dispatched_generated_at=dispatched_generated_at,
+        ),
+        log_line=(
+            f"frame-spine lookup: status {result.status.value} (exit code {result.exit_code}) "
+            f"for step {step_id or '-'} of plan comment {plan_comment_id or '-'}"
+        ),
+        exit_code=exit_code,
+        job_summary=settings.job_summary if settings is not None else True,
+        annotations=annotations,
+    )
+
+
+def _validate_report(
+    inputs: Mapping[str, str], environ: Mapping[str, str], settings: StepSettings
+) -> StepReport:
+    # Imported here: lookup runs do not pay for validate mode.
+    from .render_findings import validation_json, where
+    from .validate import Severity, ValidationResult
+    from .validate_online import OnlineValidation, validate_online
+    from .validate_online import validate_online_inputs as validate_validate_inputs
+
+    target = validate_validate_inputs(
+        repository=inputs["repository"] or environ.get("GITHUB_REPOSITORY", ""),
+        api_url=inputs["api-url"] or environ.get("GITHUB_API_URL") or PUBLIC_API_URL,
+        plan_comment_id=inputs["plan-comment-id"],
+        slices_comment_id=inputs["slices-comment-id"],
+        issue_number=inputs["issue-number"],
+        timeout=inputs["timeout"] or "10",
+        max_wait=inputs["max-wait"] or "60",
+    )
+    if isinstance(target, ValidationResult):
+        outcome = OnlineValidation(target)
+        repository = None
+    else:
+        api = ApiSettings(
+            repository=target.repository,
+            api_url=target.api_url,
+            token=inputs["token"] or None,
+            timeout=target.timeout,
+            max_wait=target.max_wait,
+        )
+        outcome = validate_online(target, CommentFetcher(api))
+        repository = target.repository
+    result = outcome.result
+    outputs = _blank_outputs()
+    outputs.update(
+        {
+            "status": result.status,
+            "exit-code": str(result.exit_code),
+            "message": result.message or "",
+            "result": validation_json(result),
+            "error-count": str(result.errors),
+            "warning-count": str(result.warnings),
+        }
+    )
+    annotations = [
+        Annotation(
+            finding.severity.value,
+            f"frame-spine validate: {finding.code}",
+            f"{where(finding)}: {finding.message}",
+        )
+        for finding in result.findings
+    ]
+    if result.message is not None:
+        annotations.append(
+            Annotation("error", f"frame-spine validate: {result.status}", result.message)
+        )
+    if settings.fail_on == "never":
+        exit_code = 0
+    elif settings.fail_on == "not-ok":
+        exit_code = 1 if result.exit_code or result.warnings else 0
+    else:
+        exit_code = result.exit_code
+    notices = sum(finding.severity is Severity.NOTICE for finding in result.findings)
+    return StepReport(
+        outputs=outputs,
+        summary=validation_summary(
+            result, repository=repository, plan=_link(outcome.plan), sibling=_link(outcome.sibling)
+        ),
+        log_line=(
+            f"frame-spine validate: status {result.status} ({result.errors} errors, "
+            f"{result.warnings} warnings, {notices} notices)"
+        ),
+        exit_code=exit_code,
+        job_summary=settings.job_summary,
+        annotations=annotations,
+    )
+
+
+def run_step(inputs: Mapping[str, str], environ: Mapping[str, str]) -> StepReport:
+    """Validate the inputs, then look up or validate (SPEC 6, 8, 10); nothing is written here.
+
+    Args:
+        inputs: every input of action.yml by its kebab-case name (see :func:`read_inputs`).
+        environ: the runner's environment (``GITHUB_REPOSITORY``, ``GITHUB_API_URL``,
+            ``GITHUB_WORKSPACE``).
+
+    Returns:
+        The :class:`StepReport`. Never raises.
+    """
+    settings = _settings(inputs)
+    if isinstance(settings, LookupResult):
+        return lookup_report(OnlineLookup(settings), None)
+    if settings.mode == "validate":
+        return _validate_report(inputs, environ, settings)
+    return _lookup_report(inputs, environ, settings)
 
 
 def main() -> int:
@@ -284,27 +418,21 @@ def main() -> int:
         )
         return 1
     try:
-        outcome = run_step(read_inputs(), environ)
+        report = run_step(read_inputs(), environ)
     except Exception as exc:  # never a traceback: report it as an error status
-        result = error_result(f"internal error: {exc.__class__.__name__}")
-        outcome = StepOutcome(OnlineLookup(result), None, None, None, None)
-    result = outcome.lookup.result
-    for name, value in output_values(outcome).items():
+        failure = error_result(f"internal error: {exc.__class__.__name__}")
+        report = lookup_report(OnlineLookup(failure), None)
+    for name, value in report.outputs.items():
         core.set_output(name, value)
     summary_file = environ.get("GITHUB_STEP_SUMMARY")
-    if summary_file and (outcome.settings is None or outcome.settings.job_summary):
+    if summary_file and report.job_summary:
         with open(summary_file, "a", encoding="utf-8") as handle:
-            handle.write(_summary(outcome))
-    step = outcome.request.step_id if outcome.request else "-"
-    plan = outcome.target.plan_comment_id if outcome.target else "-"
-    sys.stdout.write(
-        f"frame-spine lookup: status {result.status.value} (exit code {result.exit_code}) "
-        f"for step {step} of plan comment {plan}\n"
-    )
-    _annotate(result)
+            handle.write(report.summary)
+    sys.stdout.write(report.log_line + "\n")
+    for annotation in report.annotations:
+        issue_command(annotation.command, {"title": annotation.title}, annotation.message)
     sys.stdout.flush()
-    fail_on = outcome.settings.fail_on if outcome.settings else "error"
-    return step_exit_code(result.status, fail_on)
+    return report.exit_code
 
 
 if __name__ == "__main__":

@@ -11,12 +11,15 @@ import argparse
 import os
 import sys
 from collections.abc import Sequence
-from typing import NoReturn
+from typing import TYPE_CHECKING, NoReturn
 
 from .lookup import current_spine, lookup_scanned, scan_bodies
 from .models import LookupRequest, LookupResult, Status, error_result, validate_lookup_inputs
 from .render import json_line, result_json, result_text
 from .workflow_commands import wrap_untrusted
+
+if TYPE_CHECKING:  # validate mode is imported only when used
+    from .validate import ValidationResult
 
 EXIT_USAGE = 2
 
@@ -29,8 +32,33 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
+def _add_online_flags(group: argparse._ArgumentGroup, *, auto: bool) -> None:
+    group.add_argument("--repo", metavar="OWNER/NAME", help="fetch the comments from GitHub")
+    group.add_argument("--plan-comment-id", metavar="ID", help="plan comment id (with --repo)")
+    group.add_argument(
+        "--slices-comment-id",
+        metavar="ID|auto" if auto else "ID",
+        help="sibling comment id"
+        + (", or auto to follow the spine" if auto else " (default: the spine's pointer)")
+        + " (with --repo)",
+    )
+    group.add_argument("--api-url", metavar="URL", help="GitHub REST API URL (with --repo)")
+    group.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        default="10",
+        help="seconds per request (with --repo; default 10)",
+    )
+    group.add_argument(
+        "--max-wait",
+        metavar="SECONDS",
+        default="60",
+        help="seconds of rate-limit waiting (with --repo; default 60)",
+    )
+
+
 def build_parser() -> argparse.ArgumentParser:
-    """Build the argument parser of SPEC 9 (``lookup`` and ``digest``)."""
+    """Build the argument parser of SPEC 9 (``lookup``, ``digest`` and ``validate``)."""
     parser = _Parser(
         prog="frame-spine",
         description="Look up one slice of a frame-spine plan kept in GitHub issue comments.",
@@ -62,26 +90,7 @@ def build_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="read one pre-concatenated body from stdin",
     )
-    source.add_argument("--repo", metavar="OWNER/NAME", help="fetch the comments from GitHub")
-    source.add_argument("--plan-comment-id", metavar="ID", help="plan comment id (with --repo)")
-    source.add_argument(
-        "--slices-comment-id",
-        metavar="ID|auto",
-        help="sibling comment id, or auto to follow the spine (with --repo)",
-    )
-    source.add_argument("--api-url", metavar="URL", help="GitHub REST API URL (with --repo)")
-    source.add_argument(
-        "--timeout",
-        metavar="SECONDS",
-        default="10",
-        help="seconds per request (with --repo; default 10)",
-    )
-    source.add_argument(
-        "--max-wait",
-        metavar="SECONDS",
-        default="60",
-        help="seconds of rate-limit waiting (with --repo; default 60)",
-    )
+    _add_online_flags(source, auto=True)
     dispatch = lookup.add_argument_group("dispatch inputs")
     dispatch.add_argument("--issue-number", metavar="N", help="the plan's issue number")
     dispatch.add_argument(
@@ -106,6 +115,26 @@ def build_parser() -> argparse.ArgumentParser:
         "--plan-body", metavar="PATH", required=True, help="plan comment body file, or - for stdin"
     )
     digest.add_argument("--format", choices=("text", "json"), default="text")
+
+    validate = commands.add_parser(
+        "validate",
+        help="report every finding about a plan and its sibling (pre-dispatch validation)",
+        description="Validate a plan comment and its sibling (SPEC 10). Exit 0 when valid, "
+        "1 when invalid or when fetching fails, 2 for a usage error.",
+        allow_abbrev=False,
+    )
+    checked = validate.add_argument_group("comments (local bodies, or --repo)")
+    checked.add_argument("--plan-body", metavar="PATH", help="plan comment body file, or -")
+    checked.add_argument("--slices-body", metavar="PATH", help="sibling comment body file")
+    _add_online_flags(checked, auto=False)
+    checked.add_argument(
+        "--issue-number",
+        metavar="N",
+        help="the plan's issue (default: the plan's own plan-issue-N marker); with --repo "
+        "alone, the issue whose newest plan comment is validated",
+    )
+    validate.add_argument("--format", choices=("text", "json"), default="text")
+    validate.set_defaults(subparser=validate)
     return parser
 
 
@@ -280,6 +309,91 @@ def _run_digest(args: argparse.Namespace) -> int:
     return 0
 
 
+def _run_validate(parser: argparse.ArgumentParser, args: argparse.Namespace) -> int:
+    # Imported here: lookup does not pay for validate mode's models.
+    from .render_findings import validation_json, validation_text
+    from .validate import ValidationResult
+
+    result: ValidationResult | LookupResult
+    if (args.plan_body is None) == (args.repo is None):
+        parser.error("validate needs exactly one of --plan-body or --repo")
+    if args.plan_body is not None:
+        online = [
+            f
+            for f, v in (
+                ("--plan-comment-id", args.plan_comment_id),
+                ("--slices-comment-id", args.slices_comment_id),
+                ("--api-url", args.api_url),
+            )
+            if v is not None
+        ]
+        if online:
+            parser.error(f"{', '.join(online)} needs --repo")
+        result = _validate_local(args)
+    else:
+        if args.slices_body is not None:
+            parser.error("--slices-body needs --plan-body")
+        if args.plan_comment_id is None and args.issue_number is None:
+            parser.error("validate --repo needs --plan-comment-id or --issue-number")
+        result = _validate_online(args)
+    if isinstance(result, LookupResult):
+        result = ValidationResult(status=result.status.value, message=result.message)
+    if args.format == "json":
+        _emit(validation_json(result) + "\n", untrusted=False)
+    else:
+        _emit(validation_text(result), untrusted=True)
+    return result.exit_code
+
+
+def _validate_local(args: argparse.Namespace) -> ValidationResult | LookupResult:
+    from .models import parse_positive_id
+    from .validate import validate_scanned
+
+    try:
+        issue_number = parse_positive_id(args.issue_number, "issue-number")
+    except ValueError as exc:
+        return error_result(str(exc))
+    if args.plan_body == "-" and args.slices_body == "-":
+        return error_result("only one of --plan-body and --slices-body can read stdin (-)")
+    plan = read_body(args.plan_body, "--plan-body")
+    if isinstance(plan, LookupResult):
+        return plan
+    sibling: str | None = None
+    if args.slices_body is not None:
+        read = read_body(args.slices_body, "--slices-body")
+        if isinstance(read, LookupResult):
+            return read
+        sibling = read
+    comments = scan_bodies(plan, sibling)
+    if issue_number is None:
+        own = comments.plan.marker_values("plan-issue")
+        issue_number = int(own[0]) if own else None
+    return validate_scanned(comments, issue_number=issue_number)
+
+
+def _validate_online(args: argparse.Namespace) -> ValidationResult:
+    from .github_api import PUBLIC_API_URL, ApiSettings, CommentFetcher
+    from .validate import ValidationResult
+    from .validate_online import validate_online, validate_online_inputs
+
+    target = validate_online_inputs(
+        repository=args.repo,
+        api_url=args.api_url or os.environ.get("GITHUB_API_URL") or PUBLIC_API_URL,
+        plan_comment_id=args.plan_comment_id,
+        slices_comment_id=args.slices_comment_id,
+        issue_number=args.issue_number,
+        timeout=args.timeout,
+        max_wait=args.max_wait,
+    )
+    if isinstance(target, ValidationResult):
+        return target
+    token = os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
+    settings = ApiSettings(
+        target.repository, target.api_url, token, target.timeout, target.max_wait
+    )
+    return validate_online(target, CommentFetcher(settings)).result
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the console script exits with it).
 
@@ -295,6 +409,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     try:
         if args.command == "digest":
             return _run_digest(args)
+        if args.command == "validate":
+            return _run_validate(args.subparser, args)
         return _run_lookup(args.subparser, args)
     except BrokenPipeError:
         return 1

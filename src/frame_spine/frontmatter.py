@@ -84,10 +84,14 @@ def plan_variants(text: str) -> list[tuple[int, str]]:
     return found
 
 
-def spine_omitted(text: str) -> bool:
-    """Return whether the frontmatter says ``spine-omitted: plan-too-small`` (quoted or not)."""
+def spine_omitted(text: str) -> int | None:
+    """Return the line of ``spine-omitted: plan-too-small`` (quoted or not) in the frontmatter.
+
+    Returns:
+        Its 1-based line number, or ``None`` when the frontmatter does not say so.
+    """
     for item in frontmatter_lines(text):
         match = _SPINE_OMITTED.fullmatch(item.text)
         if match is not None and _unquote(match.group(1)) == "plan-too-small":
-            return True
-    return False
+            return item.line
+    return None

@@ -8,16 +8,20 @@ failure turned into a :class:`FetchFailure` carrying a SPEC 6 status, never an e
 
 from __future__ import annotations
 
+import functools
 import threading
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
+from typing import Any, TypeVar
 
 import requests
+import requests.utils
 from github import Auth, Github, GithubException
 from github.IssueComment import IssueComment
-from pydantic import BaseModel, ValidationError
+from github.Requester import Requester
+from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from . import __version__
 from .fetch_policy import GiveUp, RequestFailure, decide
@@ -37,6 +41,12 @@ class _CommentPayload(BaseModel):
     body: str | None = None
     issue_url: str
     html_url: str | None = None
+    updated_at: str | None = None
+
+    def fetched(self) -> FetchedComment:
+        return FetchedComment(
+            self.id, self.body or "", self.issue_url, self.html_url, self.updated_at
+        )
 
 
 @dataclass(frozen=True, slots=True)
@@ -46,12 +56,31 @@ class FetchedComment:
     Attributes:
         id: the comment id. body: its text (``""`` when the API says ``null``).
         issue_url: the API URL of its issue (``.../issues/N``). html_url: its web URL.
+        updated_at: when it was last edited (``YYYY-MM-DDTHH:MM:SSZ``), when the API says.
     """
 
     id: int
     body: str
     issue_url: str
     html_url: str | None
+    updated_at: str | None = None
+
+
+T = TypeVar("T")
+
+
+def _next_link(headers: dict[str, Any]) -> str | None:
+    """The ``rel="next"`` URL of a ``Link`` header, or ``None`` on the last page."""
+    link = headers.get("link") or headers.get("Link")
+    if not link:
+        return None
+    for entry in requests.utils.parse_header_links(str(link)):
+        if entry.get("rel") == "next" and entry.get("url"):
+            return str(entry["url"])
+    return None
+
+
+_PAGE = TypeAdapter(list[_CommentPayload])
 
 
 @dataclass(frozen=True, slots=True)
@@ -129,6 +158,11 @@ class CommentFetcher:
         self._lock = threading.Lock()
         self.requests_made = 0
 
+    @property
+    def repository(self) -> str:
+        """The repository this fetcher reads, ``OWNER/NAME``."""
+        return self._settings.repository
+
     def _client(self) -> Github:
         settings = self._settings
         return Github(
@@ -150,8 +184,34 @@ class CommentFetcher:
         with self._lock:
             self.requests_made += 1
         raw = comment.raw_data  # the one GET (the object is lazy until now)
-        payload = _CommentPayload.model_validate(raw)
-        return FetchedComment(payload.id, payload.body or "", payload.issue_url, payload.html_url)
+        return _CommentPayload.model_validate(raw).fetched()
+
+    def _retrying(self, what: str, attempt_once: Callable[[], T]) -> T | FetchFailure:
+        """Call ``attempt_once`` until it succeeds or the SPEC 6 policy gives up."""
+        settings = self._settings
+        waited = 0.0
+        attempt = 0
+        while True:
+            attempt += 1
+            try:
+                return attempt_once()
+            except ValidationError as exc:
+                failure = RequestFailure("malformed", detail=f"{exc.error_count()} field errors")
+            except Exception as exc:  # PyGithub, requests and JSON errors alike
+                failure = _failure_from_exception(exc)
+            decision = decide(
+                failure,
+                what=what,
+                attempt=attempt,
+                waited=waited,
+                max_wait=settings.max_wait,
+                timeout=settings.timeout,
+                now=self._clock(),
+            )
+            if isinstance(decision, GiveUp):
+                return FetchFailure(decision.status, decision.message)
+            self._sleep(decision.seconds)
+            waited += decision.seconds
 
     def fetch(self, comment_id: int, role: str) -> FetchedComment | FetchFailure:
         """Fetch one comment, retrying as :func:`frame_spine.fetch_policy.decide` says.
@@ -164,35 +224,52 @@ class CommentFetcher:
             The :class:`FetchedComment`, or a :class:`FetchFailure` with the SPEC 6 status.
             Never raises.
         """
-        settings = self._settings
-        what = f"{role} comment {comment_id} in {settings.repository}"
+        what = f"{role} comment {comment_id} in {self._settings.repository}"
         client = self._client()
-        waited = 0.0
-        attempt = 0
         try:
-            while True:
-                attempt += 1
-                try:
-                    return self._get_once(client, comment_id)
-                except ValidationError as exc:
-                    failure = RequestFailure(
-                        "malformed", detail=f"{exc.error_count()} field errors"
-                    )
-                except Exception as exc:  # PyGithub, requests and JSON errors alike
-                    failure = _failure_from_exception(exc)
-                decision = decide(
-                    failure,
-                    what=what,
-                    attempt=attempt,
-                    waited=waited,
-                    max_wait=settings.max_wait,
-                    timeout=settings.timeout,
-                    now=self._clock(),
-                )
-                if isinstance(decision, GiveUp):
-                    return FetchFailure(decision.status, decision.message)
-                self._sleep(decision.seconds)
-                waited += decision.seconds
+            return self._retrying(what, lambda: self._get_once(client, comment_id))
+        finally:
+            client.close()
+
+    def _get_page(
+        self, requester: Requester, url: str, parameters: dict[str, Any] | None
+    ) -> tuple[dict[str, Any], list[FetchedComment]]:
+        with self._lock:
+            self.requests_made += 1
+        headers, data = requester.requestJsonAndCheck(
+            "GET", url, parameters=parameters, headers={"Accept": ACCEPT}
+        )
+        return headers, [item.fetched() for item in _PAGE.validate_python(data)]
+
+    def pages(self, path: str, what: str) -> Iterator[list[FetchedComment] | FetchFailure]:
+        """Stream a listing of issue comments page by page (``per_page=100``).
+
+        Follows the ``Link: <...>; rel="next"`` headers through PyGithub's requester, so only
+        the current page is held in memory and no page is requested twice or beyond the
+        last. Each page is retried as a single request would be.
+
+        Args:
+            path: the listing path under the repository, e.g. ``"issues/5/comments"``.
+            what: how messages name the listing.
+
+        Yields:
+            Each page's comments, in the API's order; a :class:`FetchFailure` (then stops)
+            when a page cannot be fetched or is not a list of issue comments.
+        """
+        client = self._client()
+        requester = client.requester
+        url: str | None = f"{requester.base_url}/repos/{self._settings.repository}/{path}"
+        parameters: dict[str, Any] | None = {"per_page": 100}
+        try:
+            while url is not None:
+                get_page = functools.partial(self._get_page, requester, url, parameters)
+                outcome = self._retrying(what, get_page)
+                if isinstance(outcome, FetchFailure):
+                    yield outcome
+                    return
+                headers, comments = outcome
+                yield comments
+                url, parameters = _next_link(headers), None
         finally:
             client.close()
 

@@ -82,7 +82,9 @@ def _line_text(scan: CommentScan, line: int) -> str:
     return lines[line - 1] if line - 1 < len(lines) else ""
 
 
-def _missing_spine_message(comments: ScannedComments) -> str:
+def missing_spine_message(comments: ScannedComments) -> str:
+    """Say why the comments hold no spine (SPEC 5 check 1): a spineless variant,
+    ``spine-omitted``, fenced examples only, an empty body, or no block at all."""
     text = comments.plan.text
     variants = [value for _line, value in plan_variants(text) if value in SPINELESS_VARIANTS]
     if variants:
@@ -90,7 +92,7 @@ def _missing_spine_message(comments: ScannedComments) -> str:
             f"no frame-spine block: the plan is a {variants[0]} variant "
             f"(plan-variant: {variants[0]}), which carries no spine by design"
         )
-    if spine_omitted(text):
+    if spine_omitted(text) is not None:
         return "no frame-spine block: the plan says spine-omitted: plan-too-small"
     fenced = [head for _name, scan in comments.comments() for head in scan.fenced]
     if any(head.name == SPINE for head in fenced):
@@ -152,7 +154,7 @@ def _find_spine(comments: ScannedComments) -> tuple[Block, CommentScan, str] | L
                     status=Status.INVALID_SPINE,
                     message=_unterminated_message(comments, head, comment),
                 )
-    return LookupResult(status=Status.MISSING_SPINE, message=_missing_spine_message(comments))
+    return LookupResult(status=Status.MISSING_SPINE, message=missing_spine_message(comments))
 
 
 def _identity(request: LookupRequest, comments: ScannedComments) -> LookupResult | None:

@@ -165,13 +165,14 @@ class OnlineLookup:
     sibling: FetchedComment | None = None
 
 
-def _issue_of(comment: FetchedComment) -> int | None:
+def issue_of(comment: FetchedComment) -> int | None:
+    """The issue number in a comment's ``issue_url`` (``.../issues/N``), or ``None``."""
     match = _ISSUE_URL.search(comment.issue_url)
     return int(match.group(1)) if match else None
 
 
 def _issue_url_problem(comment: FetchedComment, role: str, issue_number: int) -> str | None:
-    actual = _issue_of(comment)
+    actual = issue_of(comment)
     if actual == issue_number:
         return None
     named = f"issue #{actual}" if actual is not None else "no issue"

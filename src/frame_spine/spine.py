@@ -58,6 +58,7 @@ class SpineSlice:
         cycle: a non-negative integer.
         terminal: ``True``/``False`` when a ``terminal:`` key is present, else ``None``.
         properties: every property as written (``key -> raw value``), in order.
+        property_lines: the 1-based comment line of each property.
     """
 
     step: str
@@ -67,6 +68,7 @@ class SpineSlice:
     cycle: int
     terminal: bool | None
     properties: dict[str, str] = field(hash=False, compare=False)
+    property_lines: dict[str, int] = field(default_factory=dict, hash=False, compare=False)
 
 
 @dataclass(frozen=True, slots=True)
@@ -79,6 +81,8 @@ class Spine:
         coverage: the free-text ``coverage`` value, or ``None`` when absent.
         slice_comment_id: the sibling's comment id as decimal digits, or ``None``.
         ports: the port lines in order; slices: the slice entries in order.
+        key_lines: the 1-based comment line of each top-level key and section header
+            (``"generated_at"``, ``"slice_comment_id"``, ``"ports"``, ...).
     """
 
     schema_version: int
@@ -89,6 +93,7 @@ class Spine:
     slice_comment_id: str | None
     ports: tuple[PortRoute, ...]
     slices: tuple[SpineSlice, ...]
+    key_lines: dict[str, int] = field(default_factory=dict, hash=False, compare=False)
 
     @property
     def steps(self) -> frozenset[str]:
@@ -199,6 +204,7 @@ def _finish_slice(draft: _SliceDraft, problems: list[SpineProblem]) -> SpineSlic
         cycle=cycle,
         terminal=terminal,
         properties=draft.properties,
+        property_lines=draft.lines,
     )
 
 
@@ -236,6 +242,7 @@ def parse_spine(payload: str, first_line: int = 1) -> SpineParse:
     problems: list[SpineProblem] = []
     scalars: dict[str, tuple[str, int]] = {}
     seen_sections: set[str] = set()
+    key_lines: dict[str, int] = {}
     section: str | None = None
     ports: list[PortRoute] = []
     port_names: set[str] = set()
@@ -267,6 +274,7 @@ def parse_spine(payload: str, first_line: int = 1) -> SpineParse:
                 elif value:
                     problems.append(SpineProblem(line_no, f"{key}: takes no value on its line"))
                 seen_sections.add(key)
+                key_lines.setdefault(key, line_no)
                 section = key
                 continue
             section = None
@@ -274,6 +282,7 @@ def parse_spine(payload: str, first_line: int = 1) -> SpineParse:
                 problems.append(SpineProblem(line_no, f"repeated {key}"))
                 continue
             scalars[key] = (value, line_no)
+            key_lines[key] = line_no
             continue
         if section == "ports":
             port = _PORT_LINE.fullmatch(line)
@@ -383,6 +392,7 @@ def parse_spine(payload: str, first_line: int = 1) -> SpineParse:
             slice_comment_id=slice_comment_id,
             ports=tuple(ports),
             slices=tuple(slices),
+            key_lines=key_lines,
         ),
         (),
     )

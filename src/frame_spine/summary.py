@@ -12,6 +12,7 @@ import re
 from dataclasses import dataclass
 
 from .models import LookupResult, Status
+from .validate import ValidationResult
 
 #: GitHub refuses step summaries over 1 MiB; stay well below it.
 SUMMARY_LIMIT = 1_000_000
@@ -148,3 +149,57 @@ def lookup_summary(
         + closing
         + note.format(shown=len(shown.encode("utf-8")), total=total)
     )
+
+
+_SEVERITY_ICONS = {"error": "❌ error", "warning": "⚠️ warning", "notice": "💬 notice"}
+
+
+def validation_summary(
+    result: ValidationResult,
+    *,
+    repository: str | None,
+    plan: CommentLink | None,
+    sibling: CommentLink | None,
+    limit: int = SUMMARY_LIMIT,
+) -> str:
+    """Render the job summary of validate mode (SPEC 10): the outcome, links to the comments,
+    and a table of findings (severity, code, where, message), under ``limit`` bytes.
+
+    Findings that do not fit are left out with a visible note saying how many.
+    """
+    from .render_findings import where
+
+    if result.status in ("valid", "invalid"):
+        headline = (
+            f"### frame-spine validate: `{result.status}` ({result.errors} errors, "
+            f"{result.warnings} warnings)\n\n"
+        )
+    else:
+        headline = f"### frame-spine validate: `{escape_cell(result.status)}`\n\n"
+    rows = [
+        ("Repository", escape_cell(repository) if repository else "—"),
+        ("Plan comment", _link(plan)),
+        ("Sibling comment", _link(sibling)),
+    ]
+    if result.message:
+        rows.append(("Message", escape_cell(result.message)))
+    head = headline + "| | |\n|---|---|\n" + "".join(f"| {k} | {v} |\n" for k, v in rows)
+    if not result.findings:
+        return _clip_utf8(head, limit)
+    table = "\n| Severity | Code | Where | Message |\n|---|---|---|---|\n"
+    note = (
+        "\n> [!WARNING]\n> {left} more findings are not shown here; the `result` output has all.\n"
+    )
+    room = limit - len((head + table).encode("utf-8")) - len(note.encode("utf-8")) - 20
+    lines: list[str] = []
+    for index, finding in enumerate(result.findings):
+        row = (
+            f"| {_SEVERITY_ICONS[finding.severity.value]} | {escape_cell(finding.code)} | "
+            f"{escape_cell(where(finding))} | {escape_cell(finding.message)} |\n"
+        )
+        size = len(row.encode("utf-8"))
+        if size > room:
+            return head + table + "".join(lines) + note.format(left=len(result.findings) - index)
+        room -= size
+        lines.append(row)
+    return head + table + "".join(lines)

@@ -1,0 +1,233 @@
+"""Validate mode against the GitHub REST API (SPEC 10): find, fetch, then validate.
+
+An edge: it fetches the plan (by id, or discovered as the newest ``plan-issue-N`` comment on
+issue ``N``) and its sibling (the given id, else the spine's ``slice_comment_id``), turns
+``issue_url`` disagreements and older plan comments into findings, and hands the bodies to
+the pure :func:`frame_spine.validate.validate_scanned`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+
+from .blocks import SPINE, scan_comment
+from .github_api import CommentFetcher, FetchedComment, FetchFailure
+from .lookup import ScannedComments
+from .models import Status, first_error_message, parse_positive_id
+from .online import OnlineTarget, issue_of
+from .spine import parse_spine
+from .validate import Finding, ValidationResult, error, validate_scanned, warning
+
+
+class ValidateTarget(BaseModel):
+    """Validated inputs of an online validation (SPEC 9 ``frame-spine validate --repo``).
+
+    Either ``plan_comment_id`` (with an optional ``slices_comment_id``) or ``issue_number``
+    alone (discovery) must be given; ``issue_number`` may accompany a plan id.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    repository: str
+    api_url: str
+    plan_comment_id: int | None = None
+    slices_comment_id: int | None = None
+    issue_number: int | None = None
+    timeout: int = 10
+    max_wait: int = 60
+
+    @field_validator("repository", "api_url", "timeout", "max_wait", mode="before")
+    @classmethod
+    def _same_as_lookup(cls, value: Any, info: Any) -> Any:
+        # One set of rules for the shared inputs: reuse the lookup's validators.
+        validators = {
+            "repository": OnlineTarget._check_repository,
+            "api_url": OnlineTarget._check_api_url,
+        }
+        check = validators.get(info.field_name)
+        if check is not None:
+            return check(value)
+        return OnlineTarget._check_seconds(value, info)
+
+    @field_validator("plan_comment_id", "slices_comment_id", "issue_number", mode="before")
+    @classmethod
+    def _check_ids(cls, value: Any, info: Any) -> int | None:
+        return parse_positive_id(value, info.field_name.replace("_", "-"))
+
+
+def validate_online_inputs(**inputs: Any) -> ValidateTarget | ValidationResult:
+    """Check the inputs of an online validation; no request is made.
+
+    Returns:
+        The :class:`ValidateTarget`, or an ``error`` / ``comment-id-missing`` result naming
+        the input. Never raises.
+    """
+    try:
+        target = ValidateTarget(**inputs)
+    except ValidationError as exc:
+        return ValidationResult(status=Status.ERROR.value, message=first_error_message(exc))
+    if target.plan_comment_id is None and target.issue_number is None:
+        return ValidationResult(
+            status=Status.COMMENT_ID_MISSING.value,
+            message="give a plan comment id (plan-comment-id), or an issue number to find "
+            "the newest plan comment on",
+        )
+    if target.plan_comment_id is None and target.slices_comment_id is not None:
+        return ValidationResult(
+            status=Status.ERROR.value,
+            message="slices-comment-id needs plan-comment-id (discovery follows the spine)",
+        )
+    return target
+
+
+def _failed(failure: FetchFailure) -> ValidationResult:
+    return ValidationResult(status=failure.status.value, message=failure.message)
+
+
+_NEVER = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def _updated(comment: FetchedComment) -> datetime:
+    try:
+        return datetime.fromisoformat((comment.updated_at or "").replace("Z", "+00:00"))
+    except ValueError:
+        return _NEVER
+
+
+def _is_plan_of(comment: FetchedComment, issue_number: int) -> bool:
+    if "plan-issue-" not in comment.body:
+        return False
+    return str(issue_number) in {
+        str(int(value)) for value in scan_comment(comment.body).marker_values("plan-issue")
+    }
+
+
+def _discover(
+    fetcher: CommentFetcher, issue_number: int
+) -> tuple[FetchedComment, list[FetchedComment]] | ValidationResult:
+    """The newest plan comment of the issue (by ``updated_at``, then id) and the older ones."""
+    repository = fetcher.repository
+    plans: list[FetchedComment] = []
+    for page in fetcher.pages(
+        f"issues/{issue_number}/comments", f"the comments of issue #{issue_number} in {repository}"
+    ):
+        if isinstance(page, FetchFailure):
+            return _failed(page)
+        plans.extend(comment for comment in page if _is_plan_of(comment, issue_number))
+    if not plans:
+        return ValidationResult(
+            status="invalid",
+            errors=1,
+            findings=(
+                error(
+                    "missing-spine",
+                    f"no comment on issue #{issue_number} carries a "
+                    f"<!-- plan-issue-{issue_number} --> line",
+                ),
+            ),
+        )
+    plans.sort(key=lambda comment: (_updated(comment), comment.id), reverse=True)
+    return plans[0], plans[1:]
+
+
+@dataclass(frozen=True, slots=True)
+class OnlineValidation:
+    """The outcome of :func:`validate_online`: the result and the comments validated (for
+    links in the job summary; ``None`` when not fetched)."""
+
+    result: ValidationResult
+    plan: FetchedComment | None = None
+    sibling: FetchedComment | None = None
+
+
+def validate_online(target: ValidateTarget, fetcher: CommentFetcher) -> OnlineValidation:
+    """Fetch (or discover) a plan and its sibling, then validate them (SPEC 10).
+
+    Requests: with a plan id, one GET (two, concurrent, with a sibling id), plus one for the
+    spine's sibling when no sibling id was given; with only an issue number, the issue's
+    comment listing (``per_page=100``, every page) plus the sibling's GET.
+
+    Returns:
+        :class:`OnlineValidation`; a fetch failure of the plan or the listing is the result's
+        SPEC 6 status. A sibling that is not found (404/410) is the ``sibling-missing``
+        finding. Never raises.
+    """
+    extra: list[Finding] = []
+    sibling: FetchedComment | None = None
+    if target.plan_comment_id is None:
+        assert target.issue_number is not None
+        found = _discover(fetcher, target.issue_number)
+        if isinstance(found, ValidationResult):
+            return OnlineValidation(found)
+        plan, older = found
+        if older:
+            ids = ", ".join(str(comment.id) for comment in older)
+            extra.append(
+                warning(
+                    "older-plan-comments",
+                    f"issue #{target.issue_number} also has {len(older)} older plan "
+                    f"comment(s) ({ids}); validated the newest, {plan.id}",
+                    comment="plan",
+                )
+            )
+    else:
+        wanted = [(target.plan_comment_id, "plan")]
+        if target.slices_comment_id is not None:
+            wanted.append((target.slices_comment_id, "sibling"))
+        outcomes = fetcher.fetch_all(wanted)
+        if isinstance(outcomes[0], FetchFailure):
+            return OnlineValidation(_failed(outcomes[0]))
+        plan = outcomes[0]
+        if len(outcomes) > 1:
+            fetched = outcomes[1]
+            if isinstance(fetched, FetchFailure):
+                if fetched.status is not Status.COMMENT_NOT_FOUND:
+                    return OnlineValidation(_failed(fetched), plan)
+                # Not found: the validator reports sibling-missing.
+            else:
+                sibling = fetched
+
+    number = target.issue_number if target.issue_number is not None else issue_of(plan)
+    if target.issue_number is not None and issue_of(plan) != target.issue_number:
+        extra.append(
+            error(
+                "plan-identity-mismatch",
+                f"plan comment {plan.id} belongs to issue #{issue_of(plan)} (its issue_url), "
+                f"not to issue #{target.issue_number}",
+                comment="plan",
+            )
+        )
+
+    plan_scan = scan_comment(plan.body)
+    if target.slices_comment_id is None:
+        spines = [block for block in plan_scan.blocks if block.name == SPINE]
+        pointer = None
+        if len(spines) == 1:
+            parsed = parse_spine(spines[0].payload, spines[0].payload_line)
+            pointer = parsed.spine.slice_comment_id if parsed.spine is not None else None
+        if pointer is not None:
+            fetched = fetcher.fetch(int(pointer), "sibling")
+            if isinstance(fetched, FetchFailure):
+                if fetched.status is not Status.COMMENT_NOT_FOUND:
+                    return OnlineValidation(_failed(fetched), plan)
+            else:
+                sibling = fetched
+
+    if sibling is not None and number is not None and issue_of(sibling) != number:
+        extra.append(
+            error(
+                "sibling-identity-mismatch",
+                f"sibling comment {sibling.id} belongs to issue #{issue_of(sibling)} (its "
+                f"issue_url), not to issue #{number}",
+                comment="sibling",
+            )
+        )
+    comments = ScannedComments(plan_scan, None if sibling is None else scan_comment(sibling.body))
+    result = validate_scanned(
+        comments, issue_number=number, sibling_id=target.slices_comment_id, extra=extra
+    )
+    return OnlineValidation(result, plan, sibling)

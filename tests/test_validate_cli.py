@@ -1,0 +1,261 @@
+"""`frame-spine validate` (SPEC 9, 10): local bodies, by comment id and by discovery through
+the loopback fake of the GitHub REST API, with exact findings and request logs."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import pytest
+
+from .conftest import REPO as REPO_DIR
+from .conftest import clean_env, run_cli
+from .fake_github import REPO, TOKEN, FakeGitHub, error
+
+PLAN_TEXT = (REPO_DIR / "examples" / "plan-878.md").read_text("utf-8")
+SIBLING_TEXT = (REPO_DIR / "examples" / "sibling-878.md").read_text("utf-8")
+PLAN = str(REPO_DIR / "examples" / "plan-878.md")
+SIBLING = str(REPO_DIR / "examples" / "sibling-878.md")
+PLAN_ID = 5013464001
+SIBLING_ID = 5013460780
+UNRESOLVED = [
+    ("error", "unresolved-step", "plan", line, step)
+    for line, step in zip(range(36, 79, 6), [f"s{n}" for n in range(2, 10)], strict=True)
+]
+NON_CANONICAL = ("warning", "non-canonical-order", "plan", 26, None)
+
+
+def validate(*args: str, env: dict[str, str] | None = None) -> tuple[dict[str, object], int]:
+    completed = run_cli(
+        ["validate", *args, "--format", "json"],
+        env=env if env is not None else clean_env(GITHUB_TOKEN=TOKEN),
+    )
+    assert completed.stderr == b""
+    return json.loads(completed.stdout), completed.returncode
+
+
+def shape(result: dict[str, object]) -> list[tuple[object, ...]]:
+    findings = result["findings"]
+    assert isinstance(findings, list)
+    return [
+        (f["severity"], f["code"], f.get("comment"), f.get("line"), f.get("step")) for f in findings
+    ]
+
+
+def test_real_878_plan_with_its_s1_sibling() -> None:
+    result, code = validate("--plan-body", PLAN, "--slices-body", SIBLING)
+    assert code == 1
+    assert (result["status"], result["errors"], result["warnings"]) == ("invalid", 8, 1)
+    assert shape(result) == [NON_CANONICAL, *UNRESOLVED]
+
+
+def test_text_format_lists_findings_then_counts() -> None:
+    completed = run_cli(["validate", "--plan-body", PLAN, "--slices-body", SIBLING])
+    lines = completed.stdout.decode().splitlines()
+    assert completed.returncode == 1
+    assert lines[0] == (
+        "warning non-canonical-order plan:26 port implement-code: ports are not in canonical "
+        "(sorted) order: implement-code comes after implement-test (expected: ce-gate-cli, "
+        "implement-code, implement-docs, implement-test, review)"
+    )
+    assert lines[1] == (
+        "error unresolved-step plan:36 step s2: step s2 is in the spine but no "
+        "frame-slice block carries it"
+    )
+    assert lines[-1] == "invalid: 8 errors, 1 warning, 0 notices"
+    assert len(lines) == 10
+
+
+def test_the_issue_number_comes_from_the_plan_marker_unless_given() -> None:
+    result, _ = validate("--plan-body", PLAN, "--slices-body", SIBLING, "--issue-number", "900")
+    codes = [f[1] for f in shape(result)]
+    assert codes.count("plan-identity-mismatch") == 1
+    assert codes.count("sibling-identity-mismatch") == 1
+
+
+def test_a_valid_plan_exits_0(tmp_path: Path) -> None:
+    plan = tmp_path / "plan.md"
+    plan.write_text(
+        "<!-- plan-issue-7 -->\n<!-- frame-spine\nspine_schema_version: 2\n"
+        "generated_at: 2026-05-04T14:30:00Z\ncoverage: complete\nports:\n  code: [s1]\n"
+        "slices:\n  s1:\n    ac_refs: [AC1]\n    depends_on: []\n    cycle: 1\n-->\n"
+        "<!-- frame-slice\nstep_id: s1\nprovides: [code]\n-->\n"
+    )
+    result, code = validate("--plan-body", str(plan))
+    assert (result, code) == ({"status": "valid", "errors": 0, "warnings": 0, "findings": []}, 0)
+    completed = run_cli(["validate", "--plan-body", str(plan)])
+    assert completed.stdout.decode() == "valid: 0 errors, 0 warnings, 0 notices\n"
+
+
+def test_unreadable_plan_is_an_error_status(tmp_path: Path) -> None:
+    result, code = validate("--plan-body", str(tmp_path / "nope.md"))
+    assert (result, code) == (
+        {
+            "status": "error",
+            "errors": 0,
+            "warnings": 0,
+            "findings": [],
+            "message": f"cannot read --plan-body '{tmp_path / 'nope.md'}': "
+            "No such file or directory",
+        },
+        1,
+    )
+
+
+@pytest.mark.parametrize(
+    ("args", "complaint"),
+    [
+        ([], "validate needs exactly one of --plan-body or --repo"),
+        (
+            ["--plan-body", PLAN, "--repo", REPO],
+            "validate needs exactly one of --plan-body or --repo",
+        ),
+        (["--repo", REPO], "validate --repo needs --plan-comment-id or --issue-number"),
+        (["--plan-body", PLAN, "--plan-comment-id", "5"], "--plan-comment-id needs --repo"),
+        (
+            ["--repo", REPO, "--issue-number", "5", "--slices-body", SIBLING],
+            "--slices-body needs --plan-body",
+        ),
+        (["--plan-body", PLAN, "--step-id", "s1"], "unrecognized arguments: --step-id s1"),
+    ],
+)
+def test_validate_usage_errors(args: list[str], complaint: str) -> None:
+    completed = run_cli(["validate", *args])
+    assert completed.returncode == 2
+    assert complaint in completed.stderr.decode()
+
+
+# ---- online -----------------------------------------------------------------------------------
+
+LISTING = f"GET /repos/{REPO}/issues/878/comments"
+
+
+def online(fake: FakeGitHub, *args: str) -> tuple[dict[str, object], int]:
+    return validate("--repo", REPO, "--api-url", fake.url, *args)
+
+
+def test_by_plan_id_follows_the_spine_to_the_sibling(fake_github: FakeGitHub) -> None:
+    fake_github.add_comment(PLAN_ID, PLAN_TEXT, 878)
+    fake_github.add_comment(SIBLING_ID, SIBLING_TEXT, 878)
+    result, code = online(fake_github, "--plan-comment-id", str(PLAN_ID))
+    assert code == 1
+    assert shape(result) == [NON_CANONICAL, *UNRESOLVED]
+    assert fake_github.paths() == [
+        f"GET /repos/{REPO}/issues/comments/{PLAN_ID}",
+        f"GET /repos/{REPO}/issues/comments/{SIBLING_ID}",
+    ]
+
+
+def test_discovery_takes_the_newest_plan_over_two_pages(fake_github: FakeGitHub) -> None:
+    # 150 comments on the issue: decoys, three plan comments; the newest by updated_at is
+    # not the one with the highest id.
+    for n in range(150):
+        fake_github.add_comment(1000 + n, f"<!-- design-phase-complete-878 -->\nchatter {n}", 878)
+    fake_github.add_comment(
+        1010, PLAN_TEXT.replace("22:20:00Z", "20:00:00Z"), 878, updated_at="2026-07-18T20:00:00Z"
+    )
+    fake_github.add_comment(1120, PLAN_TEXT, 878, updated_at="2026-07-18T22:25:00Z")
+    fake_github.add_comment(
+        1140, PLAN_TEXT.replace("22:20:00Z", "21:00:00Z"), 878, updated_at="2026-07-18T21:00:00Z"
+    )
+    fake_github.add_comment(SIBLING_ID, SIBLING_TEXT, 878)
+    fake_github.add_comment(99, PLAN_TEXT, 900)  # a plan of another issue: not listed
+    result, code = online(fake_github, "--issue-number", "878")
+    assert code == 1
+    findings = result["findings"]
+    assert isinstance(findings, list)
+    assert findings[0] == {
+        "severity": "warning",
+        "code": "older-plan-comments",
+        "message": "issue #878 also has 2 older plan comment(s) (1140, 1010); validated the newest, 1120",
+        "comment": "plan",
+    }
+    assert shape(result)[1:] == [NON_CANONICAL, *UNRESOLVED]
+    assert [(r.path, parse_qs(r.query)) for r in fake_github.requests] == [
+        (f"/repos/{REPO}/issues/878/comments", {"per_page": ["100"]}),
+        (f"/repos/{REPO}/issues/878/comments", {"per_page": ["100"], "page": ["2"]}),
+        (f"/repos/{REPO}/issues/comments/{SIBLING_ID}", {}),
+    ]
+
+
+def test_discovery_without_a_plan_comment(fake_github: FakeGitHub) -> None:
+    fake_github.add_comment(1, "just a comment", 878)
+    result, code = online(fake_github, "--issue-number", "878")
+    assert (result, code) == (
+        {
+            "status": "invalid",
+            "errors": 1,
+            "warnings": 0,
+            "findings": [
+                {
+                    "severity": "error",
+                    "code": "missing-spine",
+                    "message": "no comment on issue #878 carries a <!-- plan-issue-878 --> line",
+                }
+            ],
+        },
+        1,
+    )
+    assert len(fake_github.requests) == 1
+
+
+def test_a_listing_failure_is_the_fetch_status(fake_github: FakeGitHub) -> None:
+    fake_github.token = "another"
+    result, code = online(fake_github, "--issue-number", "878")
+    assert (result["status"], code) == ("gh-auth-expired", 1)
+    assert result["message"] == (
+        f"the comments of issue #878 in {REPO}: the token is invalid or expired "
+        "(HTTP 401: Bad credentials)"
+    )
+
+
+def test_a_missing_plan_is_comment_not_found(fake_github: FakeGitHub) -> None:
+    result, code = online(fake_github, "--plan-comment-id", "12")
+    assert (result["status"], code, result["findings"]) == ("comment-not-found", 1, [])
+
+
+def test_a_missing_sibling_is_a_finding(fake_github: FakeGitHub) -> None:
+    fake_github.add_comment(PLAN_ID, PLAN_TEXT, 878)
+    result, code = online(fake_github, "--plan-comment-id", str(PLAN_ID))
+    assert code == 1
+    assert shape(result)[0] == ("error", "sibling-missing", "plan", 22, None)
+    assert len(fake_github.requests) == 2
+
+
+def test_a_sibling_that_is_not_the_pointer_and_from_another_issue(fake_github: FakeGitHub) -> None:
+    fake_github.add_comment(PLAN_ID, PLAN_TEXT, 878)
+    fake_github.add_comment(77, SIBLING_TEXT, 879)
+    result, _ = online(fake_github, "--plan-comment-id", str(PLAN_ID), "--slices-comment-id", "77")
+    findings = [(f["code"], f["message"]) for f in result["findings"]]  # type: ignore[union-attr]
+    assert (
+        "sibling-identity-mismatch",
+        "sibling comment 77 was given, but the spine points at "
+        "sibling comment 5013460780 (slice_comment_id)",
+    ) in findings
+    assert (
+        "sibling-identity-mismatch",
+        "sibling comment 77 belongs to issue #879 (its issue_url), not to issue #878",
+    ) in findings
+    assert sorted(fake_github.paths()) == sorted(
+        [f"GET /repos/{REPO}/issues/comments/{PLAN_ID}", f"GET /repos/{REPO}/issues/comments/77"]
+    )
+
+
+def test_a_plan_from_another_issue(fake_github: FakeGitHub) -> None:
+    fake_github.add_comment(PLAN_ID, PLAN_TEXT, 900)
+    fake_github.add_comment(SIBLING_ID, SIBLING_TEXT, 878)
+    result, _ = online(fake_github, "--plan-comment-id", str(PLAN_ID), "--issue-number", "878")
+    messages = [f["message"] for f in result["findings"] if f["code"] == "plan-identity-mismatch"]  # type: ignore[union-attr, index]
+    assert messages == [
+        f"plan comment {PLAN_ID} belongs to issue #900 (its issue_url), not to issue #878"
+    ]
+
+
+def test_listing_errors_are_retried_like_single_requests(fake_github: FakeGitHub) -> None:
+    fake_github.add_comment(PLAN_ID, PLAN_TEXT, 878)
+    fake_github.add_comment(SIBLING_ID, SIBLING_TEXT, 878)
+    fake_github.script(0, error(502, "Bad Gateway"))
+    result, _ = online(fake_github, "--issue-number", "878")
+    assert result["status"] == "invalid"
+    assert [r.path for r in fake_github.requests].count(f"/repos/{REPO}/issues/878/comments") == 2
