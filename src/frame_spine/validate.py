@@ -139,12 +139,34 @@ def _identity_findings(comments: ScannedComments, issue_number: int | None) -> l
     found = []
     problem = plan_identity_problem(comments.plan, issue_number)
     if problem is not None:
-        found.append(error("plan-identity-mismatch", problem, comment="plan"))
+        found.append(
+            error(
+                "plan-identity-mismatch",
+                problem,
+                comment="plan",
+                line=_foreign_marker_line(comments.plan, "plan-issue", issue_number),
+            )
+        )
     if comments.sibling is not None:
         problem = sibling_identity_problem(comments.sibling, issue_number)
         if problem is not None:
-            found.append(error("sibling-identity-mismatch", problem, comment="sibling"))
+            found.append(
+                error(
+                    "sibling-identity-mismatch",
+                    problem,
+                    comment="sibling",
+                    line=_foreign_marker_line(comments.sibling, "frame-slices", issue_number),
+                )
+            )
     return found
+
+
+def _foreign_marker_line(scan: CommentScan, kind: str, issue_number: int) -> int | None:
+    """The line of the first marker of ``kind`` naming another issue, if any."""
+    for marker in scan.markers:
+        if marker.kind == kind and int(marker.value) != issue_number:
+            return marker.line
+    return None
 
 
 def _spine_blocks(comments: ScannedComments) -> list[tuple[str, Block]]:
@@ -233,10 +255,18 @@ def _block_findings(comments: ScannedComments) -> list[Finding]:
     return found
 
 
-def _spine_text_findings(comment: str, block: Block) -> list[Finding]:
+def _spine_text_findings(comment: str, block: Block, scan: CommentScan) -> list[Finding]:
+    """``trailing-whitespace`` for each spine line that ends with spaces or tabs, read from
+    the comment itself (the payload's last line has already lost its trailing whitespace)."""
+    payload_lines = block.payload.split("\n")
+    raw_lines = scan.text.split("\n")[
+        block.payload_line - 1 : block.payload_line - 1 + len(payload_lines)
+    ]
     found = []
-    for offset, text in enumerate(block.payload.split("\n")):
-        if text != text.rstrip(" \t"):
+    for offset, (text, raw) in enumerate(zip(payload_lines, raw_lines, strict=False)):
+        rest = raw[len(text) :] if raw.startswith(text) else ""
+        trailing = text != text.rstrip(" \t") or (rest and not rest.strip(" \t"))
+        if trailing:
             line = block.payload_line + offset
             found.append(
                 warning(
@@ -508,8 +538,12 @@ def _spine_findings(
             )
         )
 
+    reported: set[tuple[str, str]] = set()
     for route in spine.ports:
         for token in route.tokens:
+            if (route.name, token.step) in reported:
+                continue
+            reported.add((route.name, token.step))
             carriers = by_step.get(token.step)
             if not carriers:
                 continue
@@ -584,9 +618,10 @@ def validate_scanned(
     spines = _spine_blocks(comments)
     findings += _variant_findings(comments, spines)
     findings += _block_findings(comments)
-    by_design = any(f.code == "no-spine-by-design" for f in findings) or any(
-        f.code == "ambiguous-variant" for f in findings
+    spineless_variant = any(
+        value in SPINELESS_VARIANTS for _line, value in plan_variants(comments.plan.text)
     )
+    by_design = spineless_variant or spine_omitted(comments.plan.text) is not None
     unterminated_spine = any(
         head.name == SPINE for _c, scan in comments.comments() for head in scan.unterminated
     )
@@ -612,10 +647,11 @@ def validate_scanned(
     spine: Spine | None = None
     if len(spines) == 1:
         comment, block = spines[0]
-        findings += _spine_text_findings(comment, block)
+        scan = comments.plan if comment == "plan" else comments.sibling
+        assert scan is not None
+        findings += _spine_text_findings(comment, block, scan)
         parsed = parse_spine(block.payload, block.payload_line)
         reported_lines: set[int | None] = set()
-        scan: CommentScan = comments.plan if comment == "plan" else comments.sibling  # type: ignore[assignment]
         text_lines = scan.text.split("\n") if parsed.problems else []
         for problem in parsed.problems:
             if problem.line is not None and problem.line in reported_lines:
