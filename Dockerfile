@@ -3,8 +3,11 @@
 ARG BASE_IMAGE=python:3.12-slim
 FROM ${BASE_IMAGE}
 
+# PYTHONSAFEPATH (and -P below): the runner starts the container in the checked-out
+# workspace; never import modules from there.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
+    PYTHONSAFEPATH=1 \
     PYTHONPATH=/opt/frame-spine \
     PIP_NO_CACHE_DIR=1 \
     PIP_DISABLE_PIP_VERSION_CHECK=1
@@ -22,4 +25,4 @@ COPY src/frame_spine /opt/frame-spine/frame_spine
 RUN /opt/venv/bin/python -m compileall -q /opt/frame-spine
 
 # No USER: the runner mounts the workspace and file-command files owned by its own user.
-ENTRYPOINT ["/opt/venv/bin/python", "-m", "frame_spine.action"]
+ENTRYPOINT ["/opt/venv/bin/python", "-P", "-m", "frame_spine.action"]

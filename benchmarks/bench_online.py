@@ -24,7 +24,8 @@ import logging  # noqa: E402
 from pytest_httpserver import HTTPServer  # noqa: E402
 
 from frame_spine.github_api import ApiSettings, CommentFetcher  # noqa: E402
-from frame_spine.online import lookup_online, validate_online_inputs  # noqa: E402
+from frame_spine.online import lookup_online  # noqa: E402
+from frame_spine.online_inputs import validate_online_inputs  # noqa: E402
 from tests.fake_github import REPO, TOKEN, FakeGitHub  # noqa: E402
 
 LATENCY = 0.2

@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import json
 import os
 import subprocess
 import sys
@@ -15,6 +16,18 @@ from ruamel.yaml import YAML
 from .conftest import REPO
 
 ACTION_YML = REPO / "action.yml"
+DOCKERFILE = REPO / "Dockerfile"
+
+
+def entrypoint_command() -> list[str]:
+    """The Dockerfile's exec-form ENTRYPOINT, with this test interpreter in place of the
+    image's: the entrypoint runs here exactly as the container runs it (same flags)."""
+    for line in DOCKERFILE.read_text("utf-8").splitlines():
+        if line.startswith("ENTRYPOINT "):
+            command = json.loads(line[len("ENTRYPOINT ") :])
+            assert command[0].startswith("/") and command[0].endswith("/python"), command
+            return [sys.executable, *command[1:]]
+    raise AssertionError("the Dockerfile has no exec-form ENTRYPOINT")
 
 
 def action_metadata() -> dict[str, Any]:
@@ -132,7 +145,7 @@ def run_action(
     for name in drop:
         env.pop(name, None)
     completed = subprocess.run(
-        [sys.executable, "-m", "frame_spine.action"],
+        entrypoint_command(),
         cwd=workspace,
         env=env,
         capture_output=True,

@@ -198,7 +198,7 @@ def test_an_error_status_sets_every_output_and_one_annotation(
         "step-id": "s2",
         "generated-at": STAMP,
         "current-generated-at": STAMP,
-        "sibling-generated-at": "",
+        "sibling-generated-at": STAMP,
         "spine-digest": DIGEST,
         "result": json.dumps(
             {
@@ -207,6 +207,7 @@ def test_an_error_status_sets_every_output_and_one_annotation(
                 "message": message,
                 "spine_digest": DIGEST,
                 "current_generated_at": STAMP,
+                "sibling_generated_at": STAMP,
             },
             separators=(",", ":"),
         ),
@@ -257,8 +258,9 @@ def test_fail_on(
         stale_exit,
     )
     assert stale.stdout.endswith(
-        "::warning title=frame-spine lookup%3A stale-spine::the spine was regenerated after "
-        "dispatch: re-dispatch the step from the current spine\n"
+        "::warning title=frame-spine lookup%3A stale-spine::the spine's generated_at is "
+        "2026-07-18T22:20:00Z, not the dispatched 2026-07-18T21:00:00Z: the plan changed after "
+        "this step was dispatched; re-dispatch it from the current spine\n"
     )
     missing = act(
         fake_github, tmp_path / "b", **{**SPLIT_INPUTS, "step-id": "s3", "fail-on": fail_on}
@@ -518,3 +520,57 @@ def test_validate_mode_needs_a_plan_id_or_an_issue(fake_github: FakeGitHub, tmp_
     run = act(fake_github, tmp_path, mode="validate")
     assert (run.returncode, run.outputs["status"]) == (1, "comment-id-missing")
     assert fake_github.requests == []
+
+
+def test_modules_in_the_workspace_are_never_imported(
+    fake_github: FakeGitHub, tmp_path: Path
+) -> None:
+    """The runner starts the container in the checked-out workspace: a `pydantic.py` (or any
+    module) there must not run inside the action, where the token is."""
+    serve(fake_github)
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    for name in ("pydantic.py", "github.py", "requests.py", "json.py"):
+        (workspace / name).write_text(
+            "import pathlib\npathlib.Path('/proc/self/cwd/PWNED').write_text('x')\n"
+            "raise SystemExit(3)\n"
+        )
+    (workspace / "frame_spine").mkdir()
+    (workspace / "frame_spine" / "__init__.py").write_text("raise SystemExit(4)\n")
+    run = act(fake_github, tmp_path, **SPLIT_INPUTS)
+    assert (run.returncode, run.outputs["status"]) == (0, "ok")
+    assert not (workspace / "PWNED").exists()
+
+
+def test_unwritable_outputs_or_summary_give_fixed_text(
+    fake_github: FakeGitHub, tmp_path: Path
+) -> None:
+    serve(fake_github)
+    run = run_action(
+        tmp_path,
+        SPLIT_INPUTS,
+        api_url=fake_github.url,
+        token=TOKEN,
+        repository=REPO,
+        extra_env={
+            "GITHUB_OUTPUT": str(tmp_path / "gone" / "out"),
+            "GITHUB_STEP_SUMMARY": str(tmp_path / "gone" / "sum"),
+        },
+    )
+    assert (run.returncode, run.stderr) == (1, "")
+    assert run.stdout == (
+        "::error title=frame-spine::cannot write the step outputs to the GITHUB_OUTPUT file\n"
+    )
+    run = run_action(
+        tmp_path / "b",
+        SPLIT_INPUTS,
+        api_url=fake_github.url,
+        token=TOKEN,
+        repository=REPO,
+        extra_env={"GITHUB_STEP_SUMMARY": str(tmp_path / "gone" / "sum")},
+    )
+    assert (run.returncode, run.stderr, run.outputs["status"]) == (0, "", "ok")
+    assert run.stdout == (
+        "::warning title=frame-spine::cannot write the job summary to the GITHUB_STEP_SUMMARY "
+        "file\n" + fixed_line("ok", 0)
+    )

@@ -89,8 +89,9 @@ def test_text_of_a_non_ok_status_has_fixed_keys_then_message() -> None:
         "status: stale-spine\n"
         "dispatched_generated_at: 2026-07-18T21:00:00Z\n"
         "current_generated_at: 2026-07-18T22:20:00Z\n"
-        "message: the spine was regenerated after dispatch: re-dispatch the step from the "
-        "current spine\n"
+        "message: the spine's generated_at is 2026-07-18T22:20:00Z, not the dispatched "
+        "2026-07-18T21:00:00Z: the plan changed after this step was dispatched; re-dispatch it "
+        "from the current spine\n"
     )
 
 
@@ -328,4 +329,61 @@ def test_json_output_never_carries_a_workflow_command(tmp_path: Path) -> None:
     assert "::" not in stdout and "##[" not in stdout
     assert json.loads(stdout)["slice"] == (
         "step_id: s1\n::error::pwned\n##[error]pwned\n::set-output name=status::ok"
+    )
+
+
+def test_huge_digit_runs_are_statuses_not_crashes(tmp_path: Path) -> None:
+    huge = "9" * 5000
+    body = (CASES_DIR / "ok-single-comment" / "plan.md").read_text("utf-8")
+    marked = tmp_path / "marked.md"
+    marked.write_text(body.replace("<!-- plan-issue-863 -->", f"<!-- plan-issue-{huge} -->"))
+    result, code = json_result([*lookup_args(marked), "--issue-number", "863"])
+    assert (result["status"], code) == ("plan-identity-mismatch", 1)
+    assert (
+        result["message"]
+        == f"the plan comment is for issue #{huge[:20]}... (a plan-issue marker line), not #863"
+    )
+    cycle = tmp_path / "cycle.md"
+    cycle.write_text(body.replace("    cycle: 1", f"    cycle: {huge}"))
+    result, code = json_result(lookup_args(cycle))
+    assert (result["status"], code) == ("invalid-spine", 1)
+    result, code = json_result([*lookup_args(marked), "--issue-number", huge])
+    assert result == {
+        "status": "error",
+        "message": f"issue-number '{huge}' is not a positive integer",
+    }
+
+
+def test_leading_zeros_do_not_name_the_issue(tmp_path: Path) -> None:
+    body = (CASES_DIR / "ok-single-comment" / "plan.md").read_text("utf-8")
+    plan = tmp_path / "plan.md"
+    plan.write_text(body.replace("<!-- plan-issue-863 -->", "<!-- plan-issue-0863 -->"))
+    result, code = json_result([*lookup_args(plan), "--issue-number", "863"])
+    assert (result, code) == (
+        {
+            "status": "plan-identity-mismatch",
+            "message": ("the plan comment is for issue #0863 (a plan-issue marker line), not #863"),
+        },
+        1,
+    )
+
+
+def test_text_in_a_github_job_is_byte_exact_when_nothing_could_be_a_command() -> None:
+    completed = run_cli(EXAMPLE, env=clean_env(GITHUB_ACTIONS="true"))
+    assert completed.stdout == run_cli(EXAMPLE).stdout
+    assert completed.stdout.startswith(b"status: ok\nstep_id: s1\n")
+
+
+def test_version() -> None:
+    completed = run_cli(["--version"])
+    assert (completed.returncode, completed.stdout) == (0, b"frame-spine 0.1.0\n")
+
+
+def test_usage_errors_keep_arguments_on_one_line() -> None:
+    completed = run_cli([*lookup_args("x"), "\n::warning::x ##[error]y"])
+    assert completed.returncode == 2
+    last = completed.stderr.decode().splitlines()[-1]
+    assert last == "frame-spine: error: unrecognized arguments: \\n::warning::x #\\#[error]y"
+    assert not any(
+        line.lstrip().startswith("::") for line in completed.stderr.decode().splitlines()
     )

@@ -11,9 +11,22 @@ NOW = 1_800_000_000.0  # 2027-01-15T08:00:00Z
 WHAT = "plan comment 5 in o/r"
 
 
-def policy(failure: RequestFailure, attempt: int = 1, waited: float = 0.0, max_wait: float = 60):
+def policy(
+    failure: RequestFailure,
+    attempt: int = 1,
+    waited: float = 0.0,
+    max_wait: float = 60,
+    retries: int = 0,
+) -> RetryAfter | GiveUp:
     return decide(
-        failure, what=WHAT, attempt=attempt, waited=waited, max_wait=max_wait, timeout=10, now=NOW
+        failure,
+        what=WHAT,
+        attempt=attempt,
+        rate_limit_retries=retries,
+        rate_limit_waited=waited,
+        max_wait=max_wait,
+        timeout=10,
+        now=NOW,
     )
 
 
@@ -86,7 +99,7 @@ def test_primary_rate_limit_waits_until_the_reset_when_it_fits() -> None:
         x_ratelimit_remaining="0",
         x_ratelimit_reset=str(int(NOW) + 20),
     )
-    assert policy(failure) == RetryAfter(20.0)
+    assert policy(failure) == RetryAfter(20.0, rate_limit=True)
     # 45 s already waited: 20 more would exceed 60.
     assert policy(failure, attempt=2, waited=45.0) == GiveUp(
         Status.GH_RATE_LIMITED,
@@ -110,8 +123,8 @@ def test_a_far_reset_is_rate_limited_at_once() -> None:
 
 
 def test_retry_after_is_honoured_for_429_and_403() -> None:
-    assert policy(http(429, retry_after="1")) == RetryAfter(1.0)
-    assert policy(http(403, "secondary", retry_after="7")) == RetryAfter(7.0)
+    assert policy(http(429, retry_after="1")) == RetryAfter(1.0, rate_limit=True)
+    assert policy(http(403, "secondary", retry_after="7")) == RetryAfter(7.0, rate_limit=True)
     assert policy(http(429, retry_after="61")) == GiveUp(
         Status.GH_RATE_LIMITED,
         f"{WHAT}: rate limited by the GitHub API until 2027-01-15T08:01:01Z (HTTP 429; waiting "
@@ -124,16 +137,27 @@ def test_max_wait_zero_never_waits() -> None:
 
 
 def test_a_rate_limit_message_without_headers_waits_a_minute() -> None:
-    assert policy(http(403, "You have exceeded a secondary rate limit")) == RetryAfter(60.0)
-    assert policy(http(429)) == RetryAfter(60.0)
-
-
-def test_rate_limit_retries_stop_after_three_attempts() -> None:
-    assert policy(http(429, retry_after="1"), attempt=3, waited=2.0) == GiveUp(
-        Status.GH_RATE_LIMITED,
-        f"{WHAT}: still rate limited by the GitHub API after 3 attempts; it clears at "
-        "2027-01-15T08:00:01Z",
+    assert policy(http(403, "You have exceeded a secondary rate limit")) == RetryAfter(
+        60.0, rate_limit=True
     )
+    assert policy(http(429)) == RetryAfter(60.0, rate_limit=True)
+
+
+def test_rate_limit_waits_are_not_capped_by_the_5xx_attempts() -> None:
+    # Three 1-second waits fit in 60 s: each is honoured, up to the safety cap of 10.
+    assert policy(http(429, retry_after="1"), attempt=3, waited=2.0, retries=2) == RetryAfter(
+        1.0, rate_limit=True
+    )
+    assert policy(http(429, retry_after="0"), waited=0.0, retries=10) == GiveUp(
+        Status.GH_RATE_LIMITED,
+        f"{WHAT}: still rate limited by the GitHub API after 10 waits; it clears at "
+        "2027-01-15T08:00:00Z",
+    )
+
+
+def test_unicode_digits_are_not_seconds() -> None:
+    # "²" is str.isdigit() but not a number of seconds: fall back to a minute, never raise.
+    assert policy(http(429, retry_after="²")) == RetryAfter(60.0, rate_limit=True)
 
 
 @pytest.mark.parametrize("status", [400, 409, 422, 301])

@@ -29,6 +29,7 @@ SIBLING = (REPO_DIR / "examples" / "sibling-878.md").read_text("utf-8")
 PLAN_ID = 5013464001
 SIBLING_ID = 5013460780  # the spine's slice_comment_id
 STAMP = "2026-07-18T22:20:00Z"
+DIGEST_878 = "sha256:0808af7262f19e81d3be92c674f68bb36ac77aabbff8fc3adb8a3d403fbd1a8a"
 SINGLE = (CASES_DIR / "ok-single-comment" / "plan.md").read_text("utf-8")
 COMMENT_PATH = f"/repos/{REPO}/issues/comments"
 
@@ -217,6 +218,8 @@ def test_sibling_from_another_issue_by_issue_url(fake_github: FakeGitHub) -> Non
         {
             "status": "sibling-identity-mismatch",
             "message": f"sibling comment {SIBLING_ID} belongs to issue #879 (its issue_url), not to issue #878",
+            "spine_digest": DIGEST_878,
+            "current_generated_at": STAMP,
         },
         1,
     )
@@ -239,6 +242,8 @@ def test_a_sibling_that_is_not_the_spine_pointer(fake_github: FakeGitHub) -> Non
             "status": "sibling-identity-mismatch",
             "message": "sibling comment 5013460999 was dispatched, but the plan's spine points at "
             "sibling comment 5013460780 (slice_comment_id)",
+            "spine_digest": DIGEST_878,
+            "current_generated_at": STAMP,
         },
         1,
     )
@@ -519,3 +524,38 @@ def test_the_token_never_reaches_output(fake_github: FakeGitHub) -> None:
         env=clean_env(GITHUB_TOKEN=TOKEN),
     )
     assert TOKEN.encode() not in completed.stdout + completed.stderr
+
+
+def test_several_short_rate_limits_are_waited_out(fake_github: FakeGitHub) -> None:
+    fake_github.script(7001, *[too_many_requests(retry_after=1)] * 3)
+    result, code, elapsed = fault_lookup(fake_github)
+    assert (result["status"], code) == ("ok", 0)
+    assert len(fake_github.requests) == 4
+    assert 2.9 <= elapsed < 20
+
+
+@pytest.mark.parametrize("name", [".", ".."])
+def test_dot_repository_names_are_refused(fake_github: FakeGitHub, name: str) -> None:
+    completed = run_cli(
+        [
+            "lookup",
+            "--repo",
+            f"octo/{name}",
+            "--plan-comment-id",
+            "5",
+            "--api-url",
+            fake_github.url,
+            "--generated-at",
+            "current",
+            "--step-id",
+            "s1",
+            "--format",
+            "json",
+        ],
+        env=clean_env(GITHUB_TOKEN=TOKEN),
+    )
+    assert json.loads(completed.stdout) == {
+        "status": "error",
+        "message": f"repository 'octo/{name}' is not OWNER/NAME",
+    }
+    assert fake_github.requests == []

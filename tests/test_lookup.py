@@ -165,7 +165,8 @@ def stale_dispatch(dispatched: str, *, payload: str = SINGLE, current: str = TS)
         "current_generated_at": current,
         "spine_digest": digest_of(payload),
         "message": (
-            "the spine was regenerated after dispatch: re-dispatch the step from the current spine"
+            f"the spine's generated_at is {current}, not the dispatched {dispatched}: the plan "
+            "changed after this step was dispatched; re-dispatch it from the current spine"
         ),
     }
 
@@ -177,8 +178,9 @@ def stale_sibling(stamp: str, *, payload: str = SPLIT, current: str = TS) -> dic
         "sibling_generated_at": stamp,
         "spine_digest": digest_of(payload),
         "message": (
-            "the sibling's slices were stamped for another spine: the plan and its sibling are "
-            "out of step; re-run the planner's persist step"
+            f"the sibling is stamped {stamp}, but the spine's generated_at is {current}: its "
+            "slices were written for another spine; re-run the planner's persist step so plan "
+            "and sibling match"
         ),
     }
 
@@ -193,25 +195,38 @@ def unstamped(message: str, *, payload: str = SPLIT) -> dict[str, Any]:
     }
 
 
+def _stamped(result: dict[str, Any], payload: str) -> dict[str, Any]:
+    """A split plan's stamp passed checks 5-6, so its value is known and reported too."""
+    if payload == SPLIT:
+        result["sibling_generated_at"] = TS
+    return result
+
+
 def missing_slice(step: str, message: str, *, payload: str = SINGLE) -> dict[str, Any]:
-    return {
-        "status": "missing-slice",
-        "step_id": step,
-        "message": message,
-        "spine_digest": digest_of(payload),
-        "current_generated_at": TS,
-    }
+    return _stamped(
+        {
+            "status": "missing-slice",
+            "step_id": step,
+            "message": message,
+            "spine_digest": digest_of(payload),
+            "current_generated_at": TS,
+        },
+        payload,
+    )
 
 
 def duplicate(step: str, count: int, *, payload: str = SINGLE) -> dict[str, Any]:
-    return {
-        "status": "duplicate-slice-id",
-        "step_id": step,
-        "count": count,
-        "message": f"{count} frame-slice blocks carry step {step}; exactly one is allowed",
-        "spine_digest": digest_of(payload),
-        "current_generated_at": TS,
-    }
+    return _stamped(
+        {
+            "status": "duplicate-slice-id",
+            "step_id": step,
+            "count": count,
+            "message": f"{count} frame-slice blocks carry step {step}; exactly one is allowed",
+            "spine_digest": digest_of(payload),
+            "current_generated_at": TS,
+        },
+        payload,
+    )
 
 
 def status_message(status: str, message: str) -> dict[str, Any]:
@@ -1078,7 +1093,7 @@ def test_single_body_foreign_sibling_marker() -> None:
         run(body, single_body=True),
         status_message(
             "sibling-identity-mismatch",
-            "the body carries a frame-slices marker for issue #864, not #863",
+            "the body also carries a frame-slices marker line for issue #864",
         ),
         1,
     )
@@ -1105,7 +1120,8 @@ def test_sibling_identity_is_checked_before_plan_identity() -> None:
         result,
         status_message(
             "sibling-identity-mismatch",
-            "the sibling comment is for issue #865 (a frame-slices marker line), not #863",
+            "the sibling comment is for issue #865 (a frame-slices marker line), not #863; the "
+            "plan comment does not belong to issue #863 either: check the issue number",
         ),
         1,
     )
@@ -1406,7 +1422,7 @@ def test_result_text_ok() -> None:
 def test_result_text_ok_keeps_indentation_and_blank_lines() -> None:
     text = "step_id: s1\nrequirement-contract: |\n  Indented text.\n\n  More."
     result = run(plan(spine_block(), slice_block("s1", text)))
-    # Pinned: an empty slice line is printed empty (no two-space indent), see the report.
+    # SPEC 5: each slice line is indented by two spaces, empty ones too.
     assert result_text(result) == (
         "status: ok\n"
         "step_id: s1\n"
@@ -1414,7 +1430,7 @@ def test_result_text_ok_keeps_indentation_and_blank_lines() -> None:
         "  step_id: s1\n"
         "  requirement-contract: |\n"
         "    Indented text.\n"
-        "\n"
+        "  \n"
         "    More.\n"
     )
 
@@ -1425,8 +1441,8 @@ def test_result_text_stale_check_4() -> None:
         "status: stale-spine\n"
         f"dispatched_generated_at: {LATER}\n"
         f"current_generated_at: {TS}\n"
-        "message: the spine was regenerated after dispatch: re-dispatch the step from the "
-        "current spine\n"
+        f"message: the spine's generated_at is {TS}, not the dispatched {LATER}: the plan "
+        "changed after this step was dispatched; re-dispatch it from the current spine\n"
     )
 
 
@@ -1436,8 +1452,9 @@ def test_result_text_stale_check_6() -> None:
         "status: stale-spine\n"
         f"current_generated_at: {TS}\n"
         f"sibling_generated_at: {LATER}\n"
-        "message: the sibling's slices were stamped for another spine: the plan and its "
-        "sibling are out of step; re-run the planner's persist step\n"
+        f"message: the sibling is stamped {LATER}, but the spine's generated_at is {TS}: its "
+        "slices were written for another spine; re-run the planner's persist step so plan and "
+        "sibling match\n"
     )
 
 

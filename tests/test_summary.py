@@ -109,3 +109,22 @@ def test_the_real_limit_is_under_one_mebibyte() -> None:
         huge, repository="o/r", plan=PLAN, sibling=None, dispatched_generated_at=None
     )
     assert 990_000 < len(text.encode("utf-8")) <= 1_000_000 < 1024 * 1024
+
+
+def test_markdown_links_and_images_from_comments_are_inert() -> None:
+    assert escape_cell("[click](https://evil.example) ![t](x.png) *a* _b_ ~c~ \\") == (
+        "\\[click\\]\\(https://evil.example\\) \\!\\[t\\]\\(x.png\\) \\*a\\* \\_b\\_ \\~c\\~ \\\\"
+    )
+
+
+def test_the_dispatched_step_is_shown_when_the_result_does_not_name_it() -> None:
+    stale = LookupResult(
+        status=Status.STALE_SPINE,
+        dispatched_generated_at="2026-01-01T00:00:00Z",
+        current_generated_at="2026-02-01T00:00:00Z",
+        message="m",
+    )
+    text = lookup_summary(
+        stale, repository="o/r", plan=PLAN, sibling=None, dispatched_generated_at=None, step_id="s4"
+    )
+    assert "| Step | s4 |" in text

@@ -22,7 +22,8 @@ from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from .github_api import PUBLIC_API_URL, ApiSettings, CommentFetcher, FetchedComment
 from .models import LookupResult, Status, error_result, first_error_message
-from .online import OnlineLookup, lookup_online, validate_online_inputs
+from .online import OnlineLookup, lookup_online
+from .online_inputs import validate_online_inputs
 from .render import result_json
 from .summary import CommentLink, lookup_summary, validation_summary
 
@@ -116,6 +117,10 @@ class StepSettings(BaseModel):
         text = str(value or "")
         if not text:
             return None
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:
+            raise ValueError("slice-file is not a UTF-8 path") from None
         path = PurePosixPath(text)
         if path.is_absolute() or ".." in path.parts or "\\" in text or "\0" in text:
             raise ValueError(
@@ -297,6 +302,7 @@ def lookup_report(
             plan=_link(outcome.plan),
             sibling=_link(outcome.sibling),
             dispatched_generated_at=dispatched_generated_at,
+            step_id=step_id,
         ),
         log_line=(
             f"frame-spine lookup: status {result.status.value} (exit code {result.exit_code}) "
@@ -312,12 +318,12 @@ def _validate_report(
     inputs: Mapping[str, str], environ: Mapping[str, str], settings: StepSettings
 ) -> StepReport:
     # Imported here: lookup runs do not pay for validate mode.
+    from .online_inputs import validate_target_inputs
     from .render_findings import validation_json, where
-    from .validate import Severity, ValidationResult
-    from .validate_online import OnlineValidation, validate_online
-    from .validate_online import validate_online_inputs as validate_validate_inputs
+    from .validate import Severity
+    from .validate_online import OnlineValidation, failed_result, validate_online
 
-    target = validate_validate_inputs(
+    target = validate_target_inputs(
         repository=inputs["repository"] or environ.get("GITHUB_REPOSITORY", ""),
         api_url=inputs["api-url"] or environ.get("GITHUB_API_URL") or PUBLIC_API_URL,
         plan_comment_id=inputs["plan-comment-id"],
@@ -326,8 +332,8 @@ def _validate_report(
         timeout=inputs["timeout"] or "10",
         max_wait=inputs["max-wait"] or "60",
     )
-    if isinstance(target, ValidationResult):
-        outcome = OnlineValidation(target)
+    if isinstance(target, LookupResult):
+        outcome = OnlineValidation(failed_result(target))
         repository = None
     else:
         api = ApiSettings(
@@ -422,12 +428,24 @@ def main() -> int:
     except Exception as exc:  # never a traceback: report it as an error status
         failure = error_result(f"internal error: {exc.__class__.__name__}")
         report = lookup_report(OnlineLookup(failure), None)
-    for name, value in report.outputs.items():
-        core.set_output(name, value)
+    try:
+        for name, value in report.outputs.items():
+            core.set_output(name, value)
+    except Exception:  # a missing or unwritable GITHUB_OUTPUT file: fixed text only
+        sys.stdout.write(
+            "::error title=frame-spine::cannot write the step outputs to the GITHUB_OUTPUT file\n"
+        )
+        return 1
     summary_file = environ.get("GITHUB_STEP_SUMMARY")
     if summary_file and report.job_summary:
-        with open(summary_file, "a", encoding="utf-8") as handle:
-            handle.write(report.summary)
+        try:
+            with open(summary_file, "a", encoding="utf-8") as handle:
+                handle.write(report.summary)
+        except OSError:
+            sys.stdout.write(
+                "::warning title=frame-spine::cannot write the job summary to the "
+                "GITHUB_STEP_SUMMARY file\n"
+            )
     sys.stdout.write(report.log_line + "\n")
     for annotation in report.annotations:
         issue_command(annotation.command, {"title": annotation.title}, annotation.message)

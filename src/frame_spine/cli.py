@@ -13,10 +13,11 @@ import sys
 from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
 
-from .lookup import current_spine, lookup_scanned, scan_bodies
-from .models import LookupRequest, LookupResult, Status, error_result, validate_lookup_inputs
+from . import __version__
+from .lookup import current_spine, lookup, scan_bodies
+from .models import LookupResult, Status, error_result, validate_lookup_inputs
 from .render import json_line, result_json, result_text
-from .workflow_commands import wrap_untrusted
+from .workflow_commands import could_be_command, wrap_untrusted
 
 if TYPE_CHECKING:  # validate mode is imported only when used
     from .validate import ValidationResult
@@ -28,6 +29,9 @@ class _Parser(argparse.ArgumentParser):
     """argparse with usage errors on exit code 2 (as argparse) and no abbreviations."""
 
     def error(self, message: str) -> NoReturn:
+        # The message may quote arguments: keep it on one line and free of "##[", so the
+        # runner cannot read it as a workflow command.
+        message = message.replace("\r", "\\r").replace("\n", "\\n").replace("##[", "#\\#[")
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
@@ -64,6 +68,7 @@ def build_parser() -> argparse.ArgumentParser:
         description="Look up one slice of a frame-spine plan kept in GitHub issue comments.",
         allow_abbrev=False,
     )
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=_Parser
     )
@@ -164,7 +169,9 @@ def read_body(path: str, flag: str) -> str | LookupResult:
 
 
 def _emit(text: str, *, untrusted: bool) -> None:
-    if untrusted and os.environ.get("GITHUB_ACTIONS") == "true":
+    # In a GitHub Actions job, comment text that could read as a workflow command is fenced
+    # by ::stop-commands::; anything else is printed byte for byte.
+    if untrusted and os.environ.get("GITHUB_ACTIONS") == "true" and could_be_command(text):
         text = wrap_untrusted(text)
     sys.stdout.buffer.write(text.encode("utf-8"))
     sys.stdout.flush()
@@ -249,13 +256,14 @@ def _run_lookup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
     if isinstance(bodies, LookupResult):
         return _emit_result(bodies, args.format)
     plan, sibling, single_body = bodies
-    return _emit_result(_lookup(request, plan, sibling, single_body), args.format)
+    return _emit_result(lookup(request, plan, sibling, single_body=single_body), args.format)
 
 
 def _lookup_online(args: argparse.Namespace) -> LookupResult:
     # Imported here: the offline path must not pay for PyGithub's import.
     from .github_api import PUBLIC_API_URL, ApiSettings, CommentFetcher
-    from .online import lookup_online, validate_online_inputs
+    from .online import lookup_online
+    from .online_inputs import validate_online_inputs
 
     api_url = args.api_url or os.environ.get("GITHUB_API_URL") or PUBLIC_API_URL
     validated = validate_online_inputs(
@@ -282,12 +290,6 @@ def _lookup_online(args: argparse.Namespace) -> LookupResult:
         max_wait=target.max_wait,
     )
     return lookup_online(target, request, CommentFetcher(settings)).result
-
-
-def _lookup(
-    request: LookupRequest, plan: str, sibling: str | None, single_body: bool
-) -> LookupResult:
-    return lookup_scanned(request, scan_bodies(plan, sibling, single_body=single_body))
 
 
 def _run_digest(args: argparse.Namespace) -> int:
@@ -367,16 +369,16 @@ def _validate_local(args: argparse.Namespace) -> ValidationResult | LookupResult
     comments = scan_bodies(plan, sibling)
     if issue_number is None:
         own = comments.plan.marker_values("plan-issue")
-        issue_number = int(own[0]) if own else None
+        issue_number = int(own[0]) if own and len(own[0]) <= 20 else None
     return validate_scanned(comments, issue_number=issue_number)
 
 
 def _validate_online(args: argparse.Namespace) -> ValidationResult:
     from .github_api import PUBLIC_API_URL, ApiSettings, CommentFetcher
-    from .validate import ValidationResult
-    from .validate_online import validate_online, validate_online_inputs
+    from .online_inputs import validate_target_inputs
+    from .validate_online import failed_result, validate_online
 
-    target = validate_online_inputs(
+    target = validate_target_inputs(
         repository=args.repo,
         api_url=args.api_url or os.environ.get("GITHUB_API_URL") or PUBLIC_API_URL,
         plan_comment_id=args.plan_comment_id,
@@ -385,8 +387,8 @@ def _validate_online(args: argparse.Namespace) -> ValidationResult:
         timeout=args.timeout,
         max_wait=args.max_wait,
     )
-    if isinstance(target, ValidationResult):
-        return target
+    if isinstance(target, LookupResult):
+        return failed_result(target)
     token = os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
     settings = ApiSettings(
         target.repository, target.api_url, token, target.timeout, target.max_wait

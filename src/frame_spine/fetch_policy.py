@@ -16,8 +16,11 @@ from .models import Status
 
 #: Backoff before the 2nd and 3rd attempt after a 5xx or a connection failure (SPEC 6).
 BACKOFF_SECONDS = (1.0, 2.0)
-#: Attempts in all, for 5xx, connection failures and honoured rate-limit waits (SPEC 6).
+#: Attempts in all for 5xx answers and connection failures (SPEC 6).
 MAX_ATTEMPTS = 3
+#: A safety cap on rate-limit retries (each waited out within max-wait), e.g. for a server
+#: that keeps answering ``retry-after: 0``.
+MAX_RATE_LIMIT_RETRIES = 10
 #: GitHub's advice for a rate limit without retry-after or reset: wait a minute.
 DEFAULT_RATE_LIMIT_WAIT = 60.0
 _MESSAGE_LIMIT = 200
@@ -46,9 +49,11 @@ class RequestFailure:
 
 @dataclass(frozen=True, slots=True)
 class RetryAfter:
-    """Retry the request after ``seconds`` of waiting."""
+    """Retry the request after ``seconds`` of waiting; ``rate_limit`` says whether the wait
+    counts against the rate-limit budget (``max-wait``) or is a 5xx/connection backoff."""
 
     seconds: float
+    rate_limit: bool = False
 
 
 @dataclass(frozen=True, slots=True)
@@ -69,14 +74,19 @@ def _iso(epoch_seconds: float) -> str:
     return moment.strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
+def _is_seconds(text: str) -> bool:
+    """ASCII digits only (``str.isdigit`` also accepts ``²``), at most 12 of them."""
+    return 0 < len(text) <= 12 and text.isascii() and text.isdigit()
+
+
 def _rate_limit_wait(headers: Mapping[str, str], now: float) -> tuple[float, float]:
     """Return (seconds to wait, epoch second when the limit clears) per GitHub's advice."""
     retry_after = headers.get("retry-after", "").strip()
-    if retry_after.isdigit():
+    if _is_seconds(retry_after):
         seconds = float(retry_after)
         return seconds, now + seconds
     reset = headers.get("x-ratelimit-reset", "").strip()
-    if headers.get("x-ratelimit-remaining", "").strip() == "0" and reset.isdigit():
+    if headers.get("x-ratelimit-remaining", "").strip() == "0" and _is_seconds(reset):
         return max(0.0, float(reset) - now), float(reset)
     return DEFAULT_RATE_LIMIT_WAIT, now + DEFAULT_RATE_LIMIT_WAIT
 
@@ -95,7 +105,8 @@ def decide(
     *,
     what: str,
     attempt: int,
-    waited: float,
+    rate_limit_retries: int,
+    rate_limit_waited: float,
     max_wait: float,
     timeout: float,
     now: float,
@@ -105,19 +116,22 @@ def decide(
     Args:
         failure: what went wrong.
         what: how messages name the request, e.g. ``"plan comment 123 in octo/repo"``.
-        attempt: the 1-based number of the attempt that just failed.
-        waited: seconds already spent waiting for this request (backoffs and rate limits).
+        attempt: how many attempts of this request have met a 5xx or a connection failure,
+            this one included (1-based).
+        rate_limit_retries: how many times this request has already waited out a rate limit.
+        rate_limit_waited: seconds of rate-limit waiting already spent by the whole lookup
+            (all its requests).
         max_wait: the most seconds of rate-limit waiting allowed in all (input ``max-wait``).
         timeout: the per-request timeout in seconds (input ``timeout``), for messages.
         now: the current time, seconds since the epoch.
 
     Returns:
         :class:`RetryAfter` for a 5xx or connection failure while attempts remain (1 s, then
-        2 s), or a rate limit that clears within ``max_wait`` in all; otherwise
-        :class:`GiveUp` with ``comment-not-found`` (404/410), ``gh-auth-expired`` (401, or a
-        403 without a rate-limit signal), ``gh-rate-limited`` (a rate limit that does not
-        clear in time, or attempts exhausted) or ``error`` (5xx or connection failures after
-        3 attempts, a timeout, a malformed answer, any other status).
+        2 s), or a rate limit that clears while the total rate-limit wait stays within
+        ``max_wait``; otherwise :class:`GiveUp` with ``comment-not-found`` (404/410),
+        ``gh-auth-expired`` (401, or a 403 without a rate-limit signal), ``gh-rate-limited``
+        (a rate limit that does not clear in time) or ``error`` (5xx or connection failures
+        after 3 attempts, a timeout, a malformed answer, any other status).
     """
     headers = failure.headers or {}
     can_retry = attempt < MAX_ATTEMPTS
@@ -152,17 +166,20 @@ def decide(
         )
     if status in (403, 429) and _is_rate_limited(failure, headers):
         seconds, clears_at = _rate_limit_wait(headers, now)
-        if can_retry and waited + seconds <= max_wait:
-            return RetryAfter(seconds)
-        return GiveUp(
-            Status.GH_RATE_LIMITED,
-            f"{what}: rate limited by the GitHub API until {_iso(clears_at)} "
-            f"(HTTP {status}; waiting {seconds:.0f} s more would exceed max-wait "
-            f"{max_wait:g} s)"
-            if waited + seconds > max_wait
-            else f"{what}: still rate limited by the GitHub API after {MAX_ATTEMPTS} attempts; "
-            f"it clears at {_iso(clears_at)}",
-        )
+        within_budget = rate_limit_waited + seconds <= max_wait
+        if within_budget and rate_limit_retries < MAX_RATE_LIMIT_RETRIES:
+            return RetryAfter(seconds, rate_limit=True)
+        if not within_budget:
+            message = (
+                f"{what}: rate limited by the GitHub API until {_iso(clears_at)} (HTTP {status}; "
+                f"waiting {seconds:.0f} s more would exceed max-wait {max_wait:g} s)"
+            )
+        else:
+            message = (
+                f"{what}: still rate limited by the GitHub API after "
+                f"{MAX_RATE_LIMIT_RETRIES} waits; it clears at {_iso(clears_at)}"
+            )
+        return GiveUp(Status.GH_RATE_LIMITED, message)
     if status == 403:
         return GiveUp(
             Status.GH_AUTH_EXPIRED,

@@ -156,6 +156,7 @@ class CommentFetcher:
         self._sleep = sleep
         self._clock = clock
         self._lock = threading.Lock()
+        self._rate_limit_waited = 0.0
         self.requests_made = 0
 
     @property
@@ -187,31 +188,42 @@ class CommentFetcher:
         return _CommentPayload.model_validate(raw).fetched()
 
     def _retrying(self, what: str, attempt_once: Callable[[], T]) -> T | FetchFailure:
-        """Call ``attempt_once`` until it succeeds or the SPEC 6 policy gives up."""
+        """Call ``attempt_once`` until it succeeds or the SPEC 6 policy gives up.
+
+        5xx/connection attempts are counted per request; rate-limit waits draw on one budget
+        (``max-wait``) shared by every request of this fetcher, i.e. of one lookup.
+        """
         settings = self._settings
-        waited = 0.0
         attempt = 0
+        rate_limit_retries = 0
         while True:
-            attempt += 1
             try:
                 return attempt_once()
             except ValidationError as exc:
                 failure = RequestFailure("malformed", detail=f"{exc.error_count()} field errors")
             except Exception as exc:  # PyGithub, requests and JSON errors alike
                 failure = _failure_from_exception(exc)
+            if failure.kind != "http" or failure.status not in (403, 429):
+                attempt += 1
+            with self._lock:
+                rate_limit_waited = self._rate_limit_waited
             decision = decide(
                 failure,
                 what=what,
-                attempt=attempt,
-                waited=waited,
+                attempt=max(attempt, 1),
+                rate_limit_retries=rate_limit_retries,
+                rate_limit_waited=rate_limit_waited,
                 max_wait=settings.max_wait,
                 timeout=settings.timeout,
                 now=self._clock(),
             )
             if isinstance(decision, GiveUp):
                 return FetchFailure(decision.status, decision.message)
+            if decision.rate_limit:
+                rate_limit_retries += 1
+                with self._lock:
+                    self._rate_limit_waited += decision.seconds
             self._sleep(decision.seconds)
-            waited += decision.seconds
 
     def fetch(self, comment_id: int, role: str) -> FetchedComment | FetchFailure:
         """Fetch one comment, retrying as :func:`frame_spine.fetch_policy.decide` says.

@@ -1,65 +1,75 @@
 """Identity checks on comment bodies (SPEC 6 steps 3-4).
 
 Pure: a scanned comment and the dispatched issue number in, a problem message (or ``None``)
-out. Markers count only as whole lines outside fenced code and blocks: a marker quoted in
-prose, or copy-pasted next to another issue's marker, does not pass.
+out. Markers count only as whole lines outside fenced code and blocks, and only when they name
+exactly ``N`` (``plan-issue-0878`` is not issue 878): a marker quoted in prose, or copy-pasted
+next to another issue's marker, does not pass.
 """
 
 from __future__ import annotations
 
 from .blocks import CommentScan, MarkerKind
 
+_SHOWN_DIGITS = 20
 
-def _marker_problem(
-    scan: CommentScan, kind: MarkerKind, issue_number: int, comment: str
+
+def _shown(value: str) -> str:
+    return value if len(value) <= _SHOWN_DIGITS else value[:_SHOWN_DIGITS] + "..."
+
+
+def marker_problem(
+    scan: CommentScan,
+    kind: MarkerKind,
+    issue_number: int,
+    label: str,
+    *,
+    required: bool = True,
 ) -> str | None:
-    numbers = [int(value) for value in scan.marker_values(kind)]
-    others = sorted({number for number in numbers if number != issue_number})
-    named = ", ".join(f"#{number}" for number in others)
-    if issue_number not in numbers:
+    """Check a comment's ``<!-- {kind}-N -->`` marker lines against issue ``N``.
+
+    Args:
+        scan: the scanned comment.
+        kind: ``"plan-issue"`` or ``"frame-slices"``.
+        issue_number: the dispatched issue number ``N``.
+        label: how the message names the comment ("the plan comment", "the body", ...).
+        required: whether a marker for ``N`` must be present (else only foreign markers count).
+
+    Returns:
+        ``None`` when the markers agree with ``N``; otherwise the reason, for an identity
+        mismatch message. Digits are compared as written, so this never raises.
+    """
+    wanted = str(issue_number)
+    values = scan.marker_values(kind)
+    others = sorted({value for value in values if value != wanted}, key=lambda v: (len(v), v))
+    named = ", ".join(f"#{_shown(value)}" for value in others)
+    if wanted not in values and required:
         if others:
-            return f"the {comment} is for issue {named} (a {kind} marker line), not #{issue_number}"
-        return f"the {comment} carries no <!-- {kind}-{issue_number} --> line"
+            return f"{label} is for issue {named} (a {kind} marker line), not #{wanted}"
+        return f"{label} carries no <!-- {kind}-{wanted} --> line"
     if others:
-        return f"the {comment} also carries a {kind} marker line for issue {named}"
+        return f"{label} also carries a {kind} marker line for issue {named}"
     return None
 
 
-def sibling_identity_problem(scan: CommentScan, issue_number: int) -> str | None:
+def sibling_identity_problem(
+    scan: CommentScan, issue_number: int, label: str = "the sibling comment"
+) -> str | None:
     """Check the sibling's identity (SPEC 6 step 3).
-
-    Args:
-        scan: the scanned sibling comment.
-        issue_number: the dispatched issue number ``N``.
 
     Returns:
         ``None`` when the sibling has a ``<!-- frame-slices-N -->`` line and no such line for
         another number; otherwise the reason, for a ``sibling-identity-mismatch`` message.
     """
-    return _marker_problem(scan, "frame-slices", issue_number, "sibling comment")
+    return marker_problem(scan, "frame-slices", issue_number, label)
 
 
-def plan_identity_problem(scan: CommentScan, issue_number: int) -> str | None:
+def plan_identity_problem(
+    scan: CommentScan, issue_number: int, label: str = "the plan comment"
+) -> str | None:
     """Check the plan's identity (SPEC 6 step 4).
-
-    Args:
-        scan: the scanned plan comment.
-        issue_number: the dispatched issue number ``N``.
 
     Returns:
         ``None`` when the plan has a ``<!-- plan-issue-N -->`` line and no such line for
         another number; otherwise the reason, for a ``plan-identity-mismatch`` message.
     """
-    return _marker_problem(scan, "plan-issue", issue_number, "plan comment")
-
-
-def foreign_sibling_markers(scan: CommentScan, issue_number: int) -> str | None:
-    """For one pre-concatenated body: a ``frame-slices-M`` line with ``M != N`` is a mismatch.
-
-    Returns the reason, or ``None`` when every such line names ``issue_number`` (or none exists).
-    """
-    others = sorted({int(v) for v in scan.marker_values("frame-slices") if int(v) != issue_number})
-    if not others:
-        return None
-    named = ", ".join(f"#{number}" for number in others)
-    return f"the body carries a frame-slices marker for issue {named}, not #{issue_number}"
+    return marker_problem(scan, "plan-issue", issue_number, label)

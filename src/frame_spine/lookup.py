@@ -11,7 +11,7 @@ from dataclasses import dataclass
 from .blocks import SLICE, SPINE, Block, CommentScan, HeadRef, scan_comment
 from .digest import spine_digest
 from .frontmatter import SPINELESS_VARIANTS, plan_variants, spine_omitted
-from .identity import foreign_sibling_markers, plan_identity_problem, sibling_identity_problem
+from .identity import marker_problem, plan_identity_problem, sibling_identity_problem
 from .models import CURRENT, LookupRequest, LookupResult, Status
 from .slices import slice_step_id
 from .spine import Spine, SpineProblem, parse_spine
@@ -42,6 +42,12 @@ class ScannedComments:
         if self.sibling is not None:
             named.append(("sibling", self.sibling))
         return named
+
+    def searched(self) -> str:
+        """How messages name everything searched: "the plan comment or its sibling", ..."""
+        if self.sibling is not None:
+            return "the plan comment or its sibling"
+        return self.label("plan")
 
     def label(self, comment: str) -> str:
         """How messages name a comment: "the plan comment", "the sibling comment", "the body"."""
@@ -102,12 +108,7 @@ def missing_spine_message(comments: ScannedComments) -> str:
         )
     if not text.strip() and (comments.sibling is None or not comments.sibling.text.strip()):
         return "no frame-spine block: the comment body is empty"
-    where = (
-        "the plan comment or its sibling"
-        if comments.sibling is not None
-        else (comments.label("plan"))
-    )
-    return f"no frame-spine block in {where}"
+    return f"no frame-spine block in {comments.searched()}"
 
 
 def _unterminated_message(comments: ScannedComments, head: HeadRef, comment: str) -> str:
@@ -159,6 +160,7 @@ def _find_spine(comments: ScannedComments) -> tuple[Block, CommentScan, str] | L
 
 def _identity(request: LookupRequest, comments: ScannedComments) -> LookupResult | None:
     number = request.issue_number
+    plan_label = comments.label("plan")
     if comments.sibling is not None:
         if number is None:
             return LookupResult(
@@ -167,16 +169,19 @@ def _identity(request: LookupRequest, comments: ScannedComments) -> LookupResult
             )
         problem = sibling_identity_problem(comments.sibling, number)
         if problem is not None:
+            if plan_identity_problem(comments.plan, number) is not None:
+                problem += (
+                    f"; the plan comment does not belong to issue #{number} either: check the "
+                    "issue number"
+                )
             return LookupResult(status=Status.SIBLING_IDENTITY_MISMATCH, message=problem)
     elif comments.single_body and number is not None:
-        problem = foreign_sibling_markers(comments.plan, number)
+        problem = marker_problem(comments.plan, "frame-slices", number, plan_label, required=False)
         if problem is not None:
             return LookupResult(status=Status.SIBLING_IDENTITY_MISMATCH, message=problem)
     if number is not None:
-        problem = plan_identity_problem(comments.plan, number)
+        problem = plan_identity_problem(comments.plan, number, plan_label)
         if problem is not None:
-            if comments.single_body:
-                problem = problem.replace("the plan comment", "the body")
             return LookupResult(status=Status.PLAN_IDENTITY_MISMATCH, message=problem)
     return None
 
@@ -220,8 +225,9 @@ def _stamp_check(spine: Spine, digest: str, comments: ScannedComments) -> Lookup
             sibling_generated_at=stamps[0],
             spine_digest=digest,
             message=(
-                "the sibling's slices were stamped for another spine: the plan and its "
-                "sibling are out of step; re-run the planner's persist step"
+                f"the sibling is stamped {stamps[0]}, but the spine's generated_at is "
+                f"{spine.generated_at}: its slices were written for another spine; re-run "
+                "the planner's persist step so plan and sibling match"
             ),
         )
     return stamps[0]
@@ -318,8 +324,9 @@ def lookup_scanned(
                 current_generated_at=spine.generated_at,
                 spine_digest=digest,
                 message=(
-                    "the spine was regenerated after dispatch: re-dispatch the step from "
-                    "the current spine"
+                    f"the spine's generated_at is {spine.generated_at}, not the dispatched "
+                    f"{dispatched}: the plan changed after this step was dispatched; "
+                    "re-dispatch it from the current spine"
                 ),
             )
 
@@ -333,6 +340,7 @@ def lookup_scanned(
             status=Status.MISSING_SLICE,
             step_id=step,
             current_generated_at=spine.generated_at,
+            sibling_generated_at=stamp,
             spine_digest=digest,
             message=f"step {step} is not in the spine (its steps: {_format_steps(spine.steps)})",
         )
@@ -343,15 +351,12 @@ def lookup_scanned(
         if candidate.name == SLICE and slice_step_id(candidate.payload) == step
     ]
     if not matches:
-        where = (
-            "the plan comment or its sibling"
-            if comments.sibling is not None
-            else (comments.label("plan"))
-        )
+        where = comments.searched()
         return LookupResult(
             status=Status.MISSING_SLICE,
             step_id=step,
             current_generated_at=spine.generated_at,
+            sibling_generated_at=stamp,
             spine_digest=digest,
             message=f"step {step} is in the spine but no frame-slice block for it is in {where}",
         )
@@ -361,6 +366,7 @@ def lookup_scanned(
             step_id=step,
             count=len(matches),
             current_generated_at=spine.generated_at,
+            sibling_generated_at=stamp,
             spine_digest=digest,
             message=f"{len(matches)} frame-slice blocks carry step {step}; exactly one is allowed",
         )

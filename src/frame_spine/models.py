@@ -16,7 +16,7 @@ from .digest import normalise_digest
 from .timestamps import is_timestamp
 
 _STEP_ID = re.compile(r"[sS][0-9]+", re.ASCII)
-_DIGITS = re.compile(r"[0-9]+", re.ASCII)
+_DIGITS = re.compile(r"[0-9]{1,20}", re.ASCII)  # ids are 64-bit on GitHub
 
 #: The ``generated-at`` keyword that skips check 4 (SPEC 5).
 CURRENT = "current"

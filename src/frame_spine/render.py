@@ -41,8 +41,6 @@ _MESSAGE_FIRST = (
     "current_generated_at",
     "sibling_generated_at",
 )
-# Line separators JSON may carry raw but some readers split lines on.
-_LINE_SEPARATORS = str.maketrans({"\u2028": "\\u2028", "\u2029": "\\u2029", "\x85": "\\u0085"})
 
 
 def result_dict(result: LookupResult) -> dict[str, Any]:
@@ -68,16 +66,16 @@ def json_line(value: Any) -> str:
     """Serialise ``value`` as one compact JSON line (UTF-8 text, non-ASCII not escaped).
 
     ``::`` and ``##[`` inside strings are written with a ``\\u`` escape, so the line can never
-    be read as a GitHub Actions workflow command (SPEC 8 security), and U+2028, U+2029 and
-    U+0085 are escaped so no reader splits the line; every JSON parser reads back exactly the
-    same values.
+    be read as a GitHub Actions workflow command (SPEC 8 security); every JSON parser reads
+    back exactly the same values. Other characters are written as they are (SPEC 5:
+    non-ASCII is not escaped).
     """
     text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
     if "::" in text:
         text = text.replace("::", ":\\u003a")
     if "##[" in text:
         text = text.replace("##[", "#\\u0023[")
-    return text.translate(_LINE_SEPARATORS)
+    return text
 
 
 def result_json(result: LookupResult) -> str:
@@ -88,15 +86,15 @@ def result_json(result: LookupResult) -> str:
 def result_text(result: LookupResult) -> str:
     """Render a result in the text format of SPEC 5, ending with a newline.
 
-    ``ok``: ``status: ok``, ``step_id: sN``, ``slice: |`` and the slice's lines indented by two
-    spaces (empty lines stay empty). Any other status: one ``key: value`` line per fixed key,
+    ``ok``: ``status: ok``, ``step_id: sN``, ``slice: |`` and each slice line indented by two
+    spaces. Any other status: one ``key: value`` line per fixed key,
     then ``message: ...``. Additive keys (``spine_digest``, ...) are not printed.
     """
     lines = [f"status: {result.status.value}"]
     if result.status is Status.OK:
         lines.append(f"step_id: {result.step_id}")
         lines.append("slice: |")
-        lines.extend(f"  {line}" if line else "" for line in (result.slice or "").split("\n"))
+        lines.extend(f"  {line}" for line in (result.slice or "").split("\n"))
     else:
         for key in _FIXED_KEYS.get(result.status, ()):
             value = getattr(result, key)

@@ -15,8 +15,11 @@ _TOP_LEVEL = re.compile(r"([A-Za-z_]+):(.*)", re.ASCII)
 _PORT_LINE = re.compile(r"  ([A-Za-z0-9_-]+):(.*)", re.ASCII)
 _SLICE_LINE = re.compile(r"  (s[0-9]+):", re.ASCII)
 _PROPERTY_LINE = re.compile(r"    ([A-Za-z0-9_]+):(.*)", re.ASCII)
-_TOKEN = re.compile(r"(s[0-9]+)(?:#cycle:([0-9]+))?(#terminal)?", re.ASCII)
-_DIGITS = re.compile(r"[0-9]+", re.ASCII)
+# Cycles are small counts and comment ids are 64-bit on GitHub: longer digit runs are refused
+# here (and never handed to int(), which raises beyond 4,300 digits).
+_TOKEN = re.compile(r"(s[0-9]+)(?:#cycle:([0-9]{1,18}))?(#terminal)?", re.ASCII)
+_DIGITS = re.compile(r"[0-9]{1,18}", re.ASCII)
+_COMMENT_ID = re.compile(r"[0-9]{1,20}", re.ASCII)
 
 _SCALAR_KEYS = ("spine_schema_version", "generated_at", "coverage", "slice_comment_id")
 _SECTIONS = ("ports", "slices")
@@ -363,7 +366,7 @@ def parse_spine(payload: str, first_line: int = 1) -> SpineParse:
     slice_comment_id: str | None = None
     pointer = scalars.get("slice_comment_id")
     if pointer is not None and pointer[0]:
-        if _DIGITS.fullmatch(pointer[0]) and int(pointer[0]) > 0:
+        if _COMMENT_ID.fullmatch(pointer[0]) and int(pointer[0]) > 0:
             slice_comment_id = str(int(pointer[0]))
         else:
             problems.append(SpineProblem(pointer[1], "slice_comment_id is not a positive integer"))

@@ -28,6 +28,16 @@ _ESCAPES = str.maketrans(
         "`": "&#96;",
         "\r": " ",
         "\n": " ",
+        # Markdown punctuation: no links, images, emphasis or strikethrough from comments.
+        "\\": "\\\\",
+        "[": "\\[",
+        "]": "\\]",
+        "(": "\\(",
+        ")": "\\)",
+        "!": "\\!",
+        "*": "\\*",
+        "_": "\\_",
+        "~": "\\~",
     }
 )
 
@@ -36,8 +46,9 @@ def escape_cell(text: str) -> str:
     """Escape untrusted text for a Markdown table cell or inline HTML (SPEC 8).
 
     HTML special characters become entities, ``|`` and backticks become numeric entities,
-    and line breaks become spaces, so the text can neither break the table nor inject HTML,
-    links or code spans.
+    line breaks become spaces, and Markdown's link, image and emphasis punctuation is
+    backslash-escaped, so the text can neither break the table nor inject HTML, links,
+    images or code spans. It renders as the original text.
     """
     return text.translate(_ESCAPES)
 
@@ -83,6 +94,7 @@ def lookup_summary(
     plan: CommentLink | None,
     sibling: CommentLink | None,
     dispatched_generated_at: str | None,
+    step_id: str | None = None,
     limit: int = SUMMARY_LIMIT,
 ) -> str:
     """Render the job summary of one lookup (SPEC 8).
@@ -92,6 +104,7 @@ def lookup_summary(
         repository: ``OWNER/NAME`` (validated), or ``None`` when the input was invalid.
         plan, sibling: the comments fetched, for links (``None`` when not fetched).
         dispatched_generated_at: the dispatched ``generated-at`` input (validated), if any.
+        step_id: the dispatched step (validated), shown when the result does not name it.
         limit: the most UTF-8 bytes the summary may take.
 
     Returns:
@@ -99,12 +112,13 @@ def lookup_summary(
         it is cut and a visible note says how much is shown.
     """
     status = result.status
+    shown_step = result.step_id or step_id
     rows = [
         ("Status", f"{_icon(status)} `{status.value}` (exit code {status.exit_code})"),
         ("Repository", escape_cell(repository) if repository else "—"),
         ("Plan comment", _link(plan)),
         ("Sibling comment", _link(sibling)),
-        ("Step", escape_cell(result.step_id) if result.step_id else "—"),
+        ("Step", escape_cell(shown_step) if shown_step else "—"),
     ]
     timestamps = (
         ("Dispatched generated_at", result.dispatched_generated_at or dispatched_generated_at),

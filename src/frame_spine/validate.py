@@ -164,7 +164,7 @@ def _identity_findings(comments: ScannedComments, issue_number: int | None) -> l
 def _foreign_marker_line(scan: CommentScan, kind: str, issue_number: int) -> int | None:
     """The line of the first marker of ``kind`` naming another issue, if any."""
     for marker in scan.markers:
-        if marker.kind == kind and int(marker.value) != issue_number:
+        if marker.kind == kind and marker.value != str(issue_number):
             return marker.line
     return None
 

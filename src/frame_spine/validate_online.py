@@ -10,81 +10,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
-
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
 
 from .blocks import SPINE, scan_comment
 from .github_api import CommentFetcher, FetchedComment, FetchFailure
 from .lookup import ScannedComments
-from .models import Status, first_error_message, parse_positive_id
-from .online import OnlineTarget, issue_of
+from .models import LookupResult, Status
+from .online import issue_of
+from .online_inputs import ValidateTarget
 from .spine import parse_spine
 from .validate import Finding, ValidationResult, error, validate_scanned, warning
 
 
-class ValidateTarget(BaseModel):
-    """Validated inputs of an online validation (SPEC 9 ``frame-spine validate --repo``).
-
-    Either ``plan_comment_id`` (with an optional ``slices_comment_id``) or ``issue_number``
-    alone (discovery) must be given; ``issue_number`` may accompany a plan id.
-    """
-
-    model_config = ConfigDict(frozen=True)
-
-    repository: str
-    api_url: str
-    plan_comment_id: int | None = None
-    slices_comment_id: int | None = None
-    issue_number: int | None = None
-    timeout: int = 10
-    max_wait: int = 60
-
-    @field_validator("repository", "api_url", "timeout", "max_wait", mode="before")
-    @classmethod
-    def _same_as_lookup(cls, value: Any, info: Any) -> Any:
-        # One set of rules for the shared inputs: reuse the lookup's validators.
-        validators = {
-            "repository": OnlineTarget._check_repository,
-            "api_url": OnlineTarget._check_api_url,
-        }
-        check = validators.get(info.field_name)
-        if check is not None:
-            return check(value)
-        return OnlineTarget._check_seconds(value, info)
-
-    @field_validator("plan_comment_id", "slices_comment_id", "issue_number", mode="before")
-    @classmethod
-    def _check_ids(cls, value: Any, info: Any) -> int | None:
-        return parse_positive_id(value, info.field_name.replace("_", "-"))
-
-
-def validate_online_inputs(**inputs: Any) -> ValidateTarget | ValidationResult:
-    """Check the inputs of an online validation; no request is made.
-
-    Returns:
-        The :class:`ValidateTarget`, or an ``error`` / ``comment-id-missing`` result naming
-        the input. Never raises.
-    """
-    try:
-        target = ValidateTarget(**inputs)
-    except ValidationError as exc:
-        return ValidationResult(status=Status.ERROR.value, message=first_error_message(exc))
-    if target.plan_comment_id is None and target.issue_number is None:
-        return ValidationResult(
-            status=Status.COMMENT_ID_MISSING.value,
-            message="give a plan comment id (plan-comment-id), or an issue number to find "
-            "the newest plan comment on",
-        )
-    if target.plan_comment_id is None and target.slices_comment_id is not None:
-        return ValidationResult(
-            status=Status.ERROR.value,
-            message="slices-comment-id needs plan-comment-id (discovery follows the spine)",
-        )
-    return target
-
-
-def _failed(failure: FetchFailure) -> ValidationResult:
+def failed_result(failure: FetchFailure | LookupResult) -> ValidationResult:
+    """A fetch failure (or a refused input) as validate mode's result: its status and why."""
     return ValidationResult(status=failure.status.value, message=failure.message)
 
 
@@ -101,9 +39,7 @@ def _updated(comment: FetchedComment) -> datetime:
 def _is_plan_of(comment: FetchedComment, issue_number: int) -> bool:
     if "plan-issue-" not in comment.body:
         return False
-    return str(issue_number) in {
-        str(int(value)) for value in scan_comment(comment.body).marker_values("plan-issue")
-    }
+    return str(issue_number) in scan_comment(comment.body).marker_values("plan-issue")
 
 
 def _discover(
@@ -116,7 +52,7 @@ def _discover(
         f"issues/{issue_number}/comments", f"the comments of issue #{issue_number} in {repository}"
     ):
         if isinstance(page, FetchFailure):
-            return _failed(page)
+            return failed_result(page)
         plans.extend(comment for comment in page if _is_plan_of(comment, issue_number))
     if not plans:
         return ValidationResult(
@@ -180,13 +116,13 @@ def validate_online(target: ValidateTarget, fetcher: CommentFetcher) -> OnlineVa
             wanted.append((target.slices_comment_id, "sibling"))
         outcomes = fetcher.fetch_all(wanted)
         if isinstance(outcomes[0], FetchFailure):
-            return OnlineValidation(_failed(outcomes[0]))
+            return OnlineValidation(failed_result(outcomes[0]))
         plan = outcomes[0]
         if len(outcomes) > 1:
             fetched = outcomes[1]
             if isinstance(fetched, FetchFailure):
                 if fetched.status is not Status.COMMENT_NOT_FOUND:
-                    return OnlineValidation(_failed(fetched), plan)
+                    return OnlineValidation(failed_result(fetched), plan)
                 # Not found: the validator reports sibling-missing.
             else:
                 sibling = fetched
@@ -213,7 +149,7 @@ def validate_online(target: ValidateTarget, fetcher: CommentFetcher) -> OnlineVa
             fetched = fetcher.fetch(int(pointer), "sibling")
             if isinstance(fetched, FetchFailure):
                 if fetched.status is not Status.COMMENT_NOT_FOUND:
-                    return OnlineValidation(_failed(fetched), plan)
+                    return OnlineValidation(failed_result(fetched), plan)
             else:
                 sibling = fetched
 

@@ -11,6 +11,14 @@ from __future__ import annotations
 import secrets
 
 
+def could_be_command(text: str) -> bool:
+    """Whether the runner could read some line of ``text`` as a workflow command: a line that
+    starts with ``::`` after leading whitespace, or any ``##[``."""
+    if "##[" in text:
+        return True
+    return any(line.lstrip().startswith("::") for line in text.splitlines())
+
+
 def stop_commands_token() -> str:
     """Return a fresh random token for ``::stop-commands::`` (128 bits, hex)."""
     return secrets.token_hex(16)
