@@ -86,6 +86,11 @@ def podman_run(
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
+    # Modules in the workspace must never be imported by the action (ENTRYPOINT runs -P).
+    for name in ("pydantic.py", "github.py", "requests.py"):
+        (work / "workspace" / name).write_text(
+            "open('/github/workspace/PWNED', 'w').write('x')\nraise SystemExit(3)\n"
+        )
     (work / "file_commands" / "set_output_1").write_text("")
     (work / "file_commands" / "step_summary_1").write_text("")
     resolved = {
@@ -145,6 +150,8 @@ def check(scenario: Scenario, image: str, api_url: str, work: Path) -> list[str]
         problems.append(f"stdout {stdout!r}")
     if TOKEN in stdout + summary + json.dumps(outputs):
         problems.append("the token leaked")
+    if (work / "workspace" / "PWNED").exists():
+        problems.append("a module planted in the workspace was imported")
     if scenario.status == "ok":
         slice_file = work / "workspace" / "out" / "s1.md"
         if not outputs["slice"].startswith(SLICE_START):

@@ -72,3 +72,10 @@ def test_shared_runner_rules_hold_for_this_corpus(tmp_path: Path) -> None:
         "generated_at = None, expected '2026-05-04T14:30:00Z'",
         "slice differs: None",
     ]
+
+
+def test_spec_copy_matches_shared_contract() -> None:
+    shared = REPO.parent / "shared" / "SPEC.md"
+    if not shared.is_file():
+        pytest.skip("../shared/SPEC.md is not beside this checkout")
+    assert (REPO / "docs" / "SPEC.md").read_bytes() == shared.read_bytes()
