@@ -30,6 +30,8 @@ _LISTING_PATH = re.compile(
     r"^(?P<prefix>(?:/[^/]+)*?)/repos/(?P<repo>[^/]+/[^/]+)/issues(?:/(?P<issue>[0-9]+))?/comments$"
 )
 
+_ISSUES_PATH = re.compile(r"^(?P<prefix>(?:/[^/]+)*?)/repos/(?P<repo>[^/]+/[^/]+)/issues$")
+
 Responder = Callable[[Request], Response]
 
 
@@ -110,6 +112,7 @@ class FakeGitHub:
     forever: dict[int, Responder] = field(default_factory=dict)
     requests: list[Recorded] = field(default_factory=list)
     log_file: Path | None = None  # also append "METHOD /path" lines here (for other processes)
+    issues: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
@@ -155,6 +158,24 @@ class FakeGitHub:
         self.comments[(repo, comment_id)] = payload
         return payload
 
+    def add_issue(
+        self, number: int, state: str = "open", *, pull_request: bool = False, repo: str = REPO
+    ) -> None:
+        """Serve an issue (or a pull request) in the issue listing."""
+        api = self.url
+        payload: dict[str, Any] = {
+            "url": f"{api}/repos/{repo}/issues/{number}",
+            "html_url": f"https://github.com/{repo}/issues/{number}",
+            "id": 9_000_000 + number,
+            "number": number,
+            "title": f"Issue {number}",
+            "state": state,
+            "comments": 0,
+        }
+        if pull_request:
+            payload["pull_request"] = {"url": f"{api}/repos/{repo}/pulls/{number}"}
+        self.issues[(repo, number)] = payload
+
     def script(
         self, comment_id: int, *responders: Responder, forever: Responder | None = None
     ) -> None:
@@ -183,6 +204,9 @@ class FakeGitHub:
                     log.write(f"{request.method} {request.path}\n")
         if self.latency:
             time.sleep(self.latency)
+        issues = _ISSUES_PATH.match(request.path)
+        if request.method == "GET" and issues is not None and issues.group("prefix") == self.prefix:
+            return self._issue_listing(request, issues.group("repo"))
         listing = _LISTING_PATH.match(request.path)
         if (
             request.method == "GET"
@@ -212,6 +236,36 @@ class FakeGitHub:
             {"etag": f'W/"etag-{comment_id}"', "last-modified": "Sat, 18 Jul 2026 22:21:00 GMT"},
         )
 
+    def _paged(self, request: Request, items: list[dict[str, Any]], extra: str) -> Response:
+        per_page = min(100, int(request.args.get("per_page", "30")))
+        page = int(request.args.get("page", "1"))
+        last = max(1, -(-len(items) // per_page))
+        chosen = items[(page - 1) * per_page : page * per_page]
+        base = f"{self.url}{request.path[len(self.prefix) :]}"
+        links = []
+        if page < last:
+            links.append(f'<{base}?per_page={per_page}&page={page + 1}{extra}>; rel="next"')
+            links.append(f'<{base}?per_page={per_page}&page={last}{extra}>; rel="last"')
+        if page > 1:
+            links.append(f'<{base}?per_page={per_page}&page=1{extra}>; rel="first"')
+            links.append(f'<{base}?per_page={per_page}&page={page - 1}{extra}>; rel="prev"')
+        headers = {"link": ", ".join(links)} if links else {}
+        return _json_response(200, chosen, headers)
+
+    def _issue_listing(self, request: Request, repo: str) -> Response:
+        """``GET /repos/{repo}/issues``: ``state`` (default open; all), ascending numbers,
+        pull requests included (with a ``pull_request`` key), as GitHub does."""
+        if self.token is not None:
+            auth = request.headers.get("Authorization", "")
+            if auth not in (f"token {self.token}", f"Bearer {self.token}"):
+                return error(401, "Bad credentials")(request)
+        state = request.args.get("state", "open")
+        items = sorted(
+            (p for (r, _n), p in self.issues.items() if r == repo and state in ("all", p["state"])),
+            key=lambda p: p["number"],
+        )
+        return self._paged(request, items, f"&state={state}")
+
     def _listing(self, request: Request, repo: str, issue: str | None) -> Response:
         """``GET /repos/{repo}/issues[/{N}]/comments``: ascending ids, ``per_page`` (default
         30, at most 100), ``page``, ``since`` (updated at or after), GitHub's ``Link`` header."""
@@ -224,8 +278,6 @@ class FakeGitHub:
             responder = queued.pop(0) if queued else self.forever.get(0)
         if responder is not None:
             return responder(request)
-        per_page = min(100, int(request.args.get("per_page", "30")))
-        page = int(request.args.get("page", "1"))
         since = request.args.get("since")
         items = sorted(
             (payload for (r, _id), payload in self.comments.items() if r == repo),
@@ -235,16 +287,4 @@ class FakeGitHub:
             items = [p for p in items if p["issue_url"].endswith(f"/issues/{issue}")]
         if since is not None:
             items = [p for p in items if p["updated_at"] >= since]
-        last = max(1, -(-len(items) // per_page))
-        chosen = items[(page - 1) * per_page : page * per_page]
-        base = f"{self.url}{request.path[len(self.prefix) :]}"
-        extra = f"&since={since}" if since is not None else ""
-        links = []
-        if page < last:
-            links.append(f'<{base}?per_page={per_page}&page={page + 1}{extra}>; rel="next"')
-            links.append(f'<{base}?per_page={per_page}&page={last}{extra}>; rel="last"')
-        if page > 1:
-            links.append(f'<{base}?per_page={per_page}&page=1{extra}>; rel="first"')
-            links.append(f'<{base}?per_page={per_page}&page={page - 1}{extra}>; rel="prev"')
-        headers = {"link": ", ".join(links)} if links else {}
-        return _json_response(200, chosen, headers)
+        return self._paged(request, items, f"&since={since}" if since is not None else "")

@@ -67,6 +67,9 @@ def test_action_yml_declares_what_the_entrypoint_reads_and_writes() -> None:
         "job-summary": "true",
         "timeout": "10",
         "max-wait": "60",
+        "issue-state": "open",
+        "since": "",
+        "report-file": "",
     }
     for section in ("inputs", "outputs"):
         for name, spec in metadata[section].items():
@@ -80,6 +83,7 @@ def test_ok_sets_every_output(fake_github: FakeGitHub, tmp_path: Path) -> None:
     assert run.stdout == fixed_line("ok", 0)
     result = json.loads(run.outputs["result"])
     assert run.outputs == {
+        **dict.fromkeys(OUTPUT_NAMES, ""),
         "status": "ok",
         "exit-code": "0",
         "message": "",
@@ -190,6 +194,7 @@ def test_an_error_status_sets_every_output_and_one_annotation(
         f"::error title=frame-spine lookup%3A missing-slice::{message}\n"
     )
     assert run.outputs == {
+        **dict.fromkeys(OUTPUT_NAMES, ""),
         "status": "missing-slice",
         "exit-code": "1",
         "message": message,
@@ -277,7 +282,10 @@ def test_fail_on(
 @pytest.mark.parametrize(
     ("inputs", "message"),
     [
-        ({"mode": "audit"}, "mode 'audit' is not available in this version of the action"),
+        (
+            {"report-file": "../r.json"},
+            "report-file '../r.json' must be a relative path inside the workspace (no leading / and no ..)",
+        ),
         ({"mode": "lookups"}, "mode 'lookups' is not one of lookup, validate, audit"),
         ({"fail-on": "warning"}, "fail-on 'warning' is not one of error, not-ok, never"),
         ({"job-summary": "yes"}, "job-summary 'yes' is not true or false"),

@@ -18,14 +18,15 @@ from typing import Any, Literal
 
 from actions_toolkit import core
 from actions_toolkit.command import issue_command
-from pydantic import BaseModel, ConfigDict, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator
 
-from .github_api import PUBLIC_API_URL, ApiSettings, CommentFetcher, FetchedComment
+from .comments import FetchedComment
+from .github_api import PUBLIC_API_URL, ApiSettings, CommentFetcher
 from .models import LookupResult, Status, error_result, first_error_message
 from .online import OnlineLookup, lookup_online
 from .online_inputs import validate_online_inputs
 from .render import result_json
-from .summary import CommentLink, lookup_summary, validation_summary
+from .summary import CommentLink, audit_summary, lookup_summary, validation_summary
 
 #: Every output of action.yml, in its order; each is set for every status.
 OUTPUT_NAMES = (
@@ -42,6 +43,13 @@ OUTPUT_NAMES = (
     "result",
     "error-count",
     "warning-count",
+    "report-path",
+    "count-no-spine",
+    "count-invalid",
+    "count-sibling-missing",
+    "count-sibling-unstamped",
+    "count-stale-sibling",
+    "count-fresh",
 )
 #: Every input of action.yml.
 INPUT_NAMES = (
@@ -60,6 +68,9 @@ INPUT_NAMES = (
     "job-summary",
     "timeout",
     "max-wait",
+    "issue-state",
+    "since",
+    "report-file",
 )
 _TRUE = ("true", "True", "TRUE")
 _FALSE = ("false", "False", "FALSE")
@@ -74,22 +85,22 @@ class StepSettings(BaseModel):
             ``not-ok`` (also on ``stale-spine``; in validate mode on warnings) or ``never``.
         job_summary: whether to write the job summary (YAML 1.2 booleans).
         slice_file: a workspace-relative path for the slice, or ``None``.
+        report_file: a workspace-relative path for the audit's JSON report, or ``None``.
     """
 
     model_config = ConfigDict(frozen=True)
 
-    mode: Literal["lookup", "validate"]
+    mode: Literal["lookup", "validate", "audit"]
     fail_on: Literal["error", "not-ok", "never"]
     job_summary: bool
     slice_file: str | None
+    report_file: str | None = None
 
     @field_validator("mode", mode="before")
     @classmethod
     def _check_mode(cls, value: Any) -> str:
         text = str(value or "lookup")
-        if text == "audit":
-            raise ValueError(f"mode {text!r} is not available in this version of the action")
-        if text not in ("lookup", "validate"):
+        if text not in ("lookup", "validate", "audit"):
             raise ValueError(f"mode {text!r} is not one of lookup, validate, audit")
         return text
 
@@ -111,20 +122,21 @@ class StepSettings(BaseModel):
             return False
         raise ValueError(f"job-summary {text!r} is not true or false")
 
-    @field_validator("slice_file", mode="before")
+    @field_validator("slice_file", "report_file", mode="before")
     @classmethod
-    def _check_slice_file(cls, value: Any) -> str | None:
+    def _check_workspace_path(cls, value: Any, info: ValidationInfo) -> str | None:
+        name = (info.field_name or "").replace("_", "-")
         text = str(value or "")
         if not text:
             return None
         try:
             text.encode("utf-8")
         except UnicodeEncodeError:
-            raise ValueError("slice-file is not a UTF-8 path") from None
+            raise ValueError(f"{name} is not a UTF-8 path") from None
         path = PurePosixPath(text)
         if path.is_absolute() or ".." in path.parts or "\\" in text or "\0" in text:
             raise ValueError(
-                f"slice-file {text!r} must be a relative path inside the workspace "
+                f"{name} {text!r} must be a relative path inside the workspace "
                 "(no leading / and no ..)"
             )
         return str(path)
@@ -170,21 +182,25 @@ def _settings(inputs: Mapping[str, str]) -> StepSettings | LookupResult:
             fail_on=inputs["fail-on"],
             job_summary=inputs["job-summary"],
             slice_file=inputs["slice-file"],
+            report_file=inputs["report-file"],
         )
     except ValidationError as exc:
         return error_result(first_error_message(exc))
 
 
-def _write_slice(workspace: str, relative: str, text: str) -> str | LookupResult:
+def _write_in_workspace(workspace: str, relative: str, text: str, name: str) -> str | LookupResult:
+    """Write ``text`` to ``relative`` under the workspace (``name`` is the input, for
+    messages); returns the workspace-relative path written, or an ``error`` result when the
+    path resolves outside the workspace (a symlink) or cannot be written."""
     root = Path(workspace).resolve()
     target = (root / relative).resolve()
     if root != target and root not in target.parents:
-        return error_result(f"slice-file {relative!r} resolves outside the workspace")
+        return error_result(f"{name} {relative!r} resolves outside the workspace")
     try:
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8", newline="")
     except OSError as exc:
-        return error_result(f"cannot write slice-file {relative!r}: {exc.strerror or exc}")
+        return error_result(f"cannot write {name} {relative!r}: {exc.strerror or exc}")
     return target.relative_to(root).as_posix()
 
 
@@ -225,7 +241,9 @@ def _lookup_report(
     slice_path: str | None = None
     if settings.slice_file is not None and outcome.result.slice is not None:
         workspace = environ.get("GITHUB_WORKSPACE") or os.getcwd()
-        written = _write_slice(workspace, settings.slice_file, outcome.result.slice)
+        written = _write_in_workspace(
+            workspace, settings.slice_file, outcome.result.slice, "slice-file"
+        )
         if isinstance(written, LookupResult):
             outcome = OnlineLookup(written, outcome.plan, outcome.sibling)
         else:
@@ -391,6 +409,120 @@ def _validate_report(
     )
 
 
+#: The ``result`` output carries the whole JSON report up to this size; beyond it, the plans
+#: are left out of the output (``report-file`` has them all).
+RESULT_OUTPUT_LIMIT = 512 * 1024
+#: Plans with findings that get an annotation of their own; the rest are counted in one.
+ANNOTATED_PLANS = 10
+
+
+def _audit_report(
+    inputs: Mapping[str, str], environ: Mapping[str, str], settings: StepSettings
+) -> StepReport:
+    # Imported here: lookup runs do not pay for audit mode.
+    from .audit import QUIET_STATES, AuditReport, AuditState
+    from .audit_online import audit_online
+    from .online_inputs import validate_audit_inputs
+    from .render import json_line
+    from .render_audit import audit_dict, audit_json
+
+    repository = inputs["repository"] or environ.get("GITHUB_REPOSITORY", "")
+    target = validate_audit_inputs(
+        repository=repository,
+        api_url=inputs["api-url"] or environ.get("GITHUB_API_URL") or PUBLIC_API_URL,
+        state=inputs["issue-state"],
+        since=inputs["since"],
+        timeout=inputs["timeout"] or "10",
+        max_wait=inputs["max-wait"] or "60",
+    )
+    if isinstance(target, LookupResult):
+        report = AuditReport(
+            status=target.status.value, repository=repository, requests=0, message=target.message
+        )
+    else:
+        api = ApiSettings(
+            repository=target.repository,
+            api_url=target.api_url,
+            token=inputs["token"] or None,
+            timeout=target.timeout,
+            max_wait=target.max_wait,
+        )
+        report = audit_online(target, CommentFetcher(api))
+    full = audit_json(report)
+    report_path = ""
+    if settings.report_file is not None:
+        workspace = environ.get("GITHUB_WORKSPACE") or os.getcwd()
+        written = _write_in_workspace(workspace, settings.report_file, full + "\n", "report-file")
+        if isinstance(written, LookupResult):
+            report = AuditReport(
+                status=written.status.value,
+                repository=report.repository,
+                requests=report.requests,
+                message=written.message,
+            )
+            full = audit_json(report)
+        else:
+            report_path = written
+    result = full
+    if len(full.encode("utf-8")) > RESULT_OUTPUT_LIMIT:
+        shown = audit_dict(report)
+        shown["plans_omitted"] = len(shown.pop("plans"))
+        result = json_line(shown)
+    outputs = _blank_outputs()
+    outputs.update(
+        {
+            "status": report.status,
+            "exit-code": str(report.exit_code),
+            "message": report.message or "",
+            "result": result,
+            "report-path": report_path,
+        }
+    )
+    if report.message is None:
+        for state in AuditState:
+            outputs[f"count-{state.value}"] = str(report.counts.get(state.value, 0))
+    drifted = [plan for plan in report.plans if plan.state not in QUIET_STATES]
+    annotations = [
+        Annotation(
+            "warning",
+            f"frame-spine audit: {plan.state.value}",
+            f"issue #{plan.issue}, plan comment {plan.plan_comment_id}: {plan.state.value} "
+            f"({plan.errors} errors, {plan.warnings} warnings)",
+        )
+        for plan in drifted[:ANNOTATED_PLANS]
+    ]
+    if len(drifted) > ANNOTATED_PLANS:
+        annotations.append(
+            Annotation(
+                "warning",
+                "frame-spine audit",
+                f"{len(drifted) - ANNOTATED_PLANS} more plans with findings: see the job "
+                "summary and the report",
+            )
+        )
+    if report.message is not None:
+        annotations.append(
+            Annotation("error", f"frame-spine audit: {report.status}", report.message)
+        )
+    if settings.fail_on == "never":
+        exit_code = 0
+    elif settings.fail_on == "not-ok":
+        exit_code = 1 if report.exit_code or any(p.warnings for p in report.plans) else 0
+    else:
+        exit_code = report.exit_code
+    return StepReport(
+        outputs=outputs,
+        summary=audit_summary(report),
+        log_line=(
+            f"frame-spine audit: status {report.status}, {len(report.plans)} plans, "
+            f"{report.requests} requests"
+        ),
+        exit_code=exit_code,
+        job_summary=settings.job_summary,
+        annotations=annotations,
+    )
+
+
 def run_step(inputs: Mapping[str, str], environ: Mapping[str, str]) -> StepReport:
     """Validate the inputs, then look up or validate (SPEC 6, 8, 10); nothing is written here.
 
@@ -407,6 +539,8 @@ def run_step(inputs: Mapping[str, str], environ: Mapping[str, str]) -> StepRepor
         return lookup_report(OnlineLookup(settings), None)
     if settings.mode == "validate":
         return _validate_report(inputs, environ, settings)
+    if settings.mode == "audit":
+        return _audit_report(inputs, environ, settings)
     return _lookup_report(inputs, environ, settings)
 
 

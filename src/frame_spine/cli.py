@@ -62,7 +62,7 @@ def _add_online_flags(group: argparse._ArgumentGroup, *, auto: bool) -> None:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    """Build the argument parser of SPEC 9 (``lookup``, ``digest`` and ``validate``)."""
+    """Build the argument parser of SPEC 9 (``lookup``, ``digest``, ``validate``, ``audit``)."""
     parser = _Parser(
         prog="frame-spine",
         description="Look up one slice of a frame-spine plan kept in GitHub issue comments.",
@@ -140,6 +140,28 @@ def build_parser() -> argparse.ArgumentParser:
     )
     validate.add_argument("--format", choices=("text", "json"), default="text")
     validate.set_defaults(subparser=validate)
+
+    audit = commands.add_parser(
+        "audit",
+        help="classify every plan of a repository as fresh or drifted (scheduled audits)",
+        description="Audit every plan comment of a repository (SPEC 11). Exit 0 when clean, "
+        "1 when some plan has findings or fetching fails, 2 for a usage error.",
+        allow_abbrev=False,
+    )
+    audit.add_argument("--repo", metavar="OWNER/NAME", required=True, help="the repository")
+    audit.add_argument(
+        "--state",
+        metavar="open|closed|all",
+        default="open",
+        help="audit plans on open (default) or closed issues, or on all (lists no issues)",
+    )
+    audit.add_argument("--since", metavar="TS", help="only comments updated since then")
+    audit.add_argument("--api-url", metavar="URL", help="GitHub REST API URL")
+    audit.add_argument("--timeout", metavar="SECONDS", default="10", help="seconds per request")
+    audit.add_argument(
+        "--max-wait", metavar="SECONDS", default="60", help="seconds of rate-limit waiting"
+    )
+    audit.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
 
@@ -396,6 +418,42 @@ def _validate_online(args: argparse.Namespace) -> ValidationResult:
     return validate_online(target, CommentFetcher(settings)).result
 
 
+def _run_audit(args: argparse.Namespace) -> int:
+    # Imported here: only audits pay for audit mode and PyGithub.
+    from .audit import AuditReport
+    from .audit_online import audit_online
+    from .github_api import PUBLIC_API_URL, ApiSettings, CommentFetcher
+    from .online_inputs import validate_audit_inputs
+    from .render_audit import audit_json, audit_text
+
+    target = validate_audit_inputs(
+        repository=args.repo,
+        api_url=args.api_url or os.environ.get("GITHUB_API_URL") or PUBLIC_API_URL,
+        state=args.state,
+        since=args.since,
+        timeout=args.timeout,
+        max_wait=args.max_wait,
+    )
+    if isinstance(target, LookupResult):
+        report = AuditReport(
+            status=target.status.value,
+            repository=str(args.repo),
+            requests=0,
+            message=target.message,
+        )
+    else:
+        token = os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
+        settings = ApiSettings(
+            target.repository, target.api_url, token, target.timeout, target.max_wait
+        )
+        report = audit_online(target, CommentFetcher(settings))
+    if args.format == "json":
+        _emit(audit_json(report) + "\n", untrusted=False)
+    else:
+        _emit(audit_text(report), untrusted=True)
+    return report.exit_code
+
+
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the console script exits with it).
 
@@ -413,6 +471,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             return _run_digest(args)
         if args.command == "validate":
             return _run_validate(args.subparser, args)
+        if args.command == "audit":
+            return _run_audit(args)
         return _run_lookup(args.subparser, args)
     except BrokenPipeError:
         return 1

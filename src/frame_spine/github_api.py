@@ -24,6 +24,7 @@ from github.Requester import Requester
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from . import __version__
+from .comments import FetchedComment
 from .fetch_policy import GiveUp, RequestFailure, decide
 from .models import Status
 
@@ -49,23 +50,6 @@ class _CommentPayload(BaseModel):
         )
 
 
-@dataclass(frozen=True, slots=True)
-class FetchedComment:
-    """An issue comment as fetched.
-
-    Attributes:
-        id: the comment id. body: its text (``""`` when the API says ``null``).
-        issue_url: the API URL of its issue (``.../issues/N``). html_url: its web URL.
-        updated_at: when it was last edited (``YYYY-MM-DDTHH:MM:SSZ``), when the API says.
-    """
-
-    id: int
-    body: str
-    issue_url: str
-    html_url: str | None
-    updated_at: str | None = None
-
-
 T = TypeVar("T")
 
 
@@ -81,6 +65,22 @@ def _next_link(headers: dict[str, Any]) -> str | None:
 
 
 _PAGE = TypeAdapter(list[_CommentPayload])
+
+
+class _IssuePayload(BaseModel):
+    number: int
+    pull_request: dict[str, Any] | None = None
+
+
+_ISSUES = TypeAdapter(list[_IssuePayload])
+
+
+def _read_comments(data: Any) -> list[FetchedComment]:
+    return [item.fetched() for item in _PAGE.validate_python(data)]
+
+
+def _read_issue_numbers(data: Any) -> list[int]:
+    return [item.number for item in _ISSUES.validate_python(data) if item.pull_request is None]
 
 
 @dataclass(frozen=True, slots=True)
@@ -244,46 +244,70 @@ class CommentFetcher:
             client.close()
 
     def _get_page(
-        self, requester: Requester, url: str, parameters: dict[str, Any] | None
-    ) -> tuple[dict[str, Any], list[FetchedComment]]:
+        self,
+        requester: Requester,
+        url: str,
+        parameters: dict[str, Any] | None,
+        read: Callable[[Any], list[T]],
+    ) -> tuple[dict[str, Any], list[T]]:
         with self._lock:
             self.requests_made += 1
         headers, data = requester.requestJsonAndCheck(
             "GET", url, parameters=parameters, headers={"Accept": ACCEPT}
         )
-        return headers, [item.fetched() for item in _PAGE.validate_python(data)]
+        return headers, read(data)
 
-    def pages(self, path: str, what: str) -> Iterator[list[FetchedComment] | FetchFailure]:
+    def _pages(
+        self,
+        path: str,
+        what: str,
+        parameters: dict[str, Any],
+        read: Callable[[Any], list[T]],
+    ) -> Iterator[list[T] | FetchFailure]:
+        client = self._client()
+        requester = client.requester
+        url: str | None = f"{requester.base_url}/repos/{self._settings.repository}/{path}"
+        query: dict[str, Any] | None = {"per_page": 100, **parameters}
+        try:
+            while url is not None:
+                get_page = functools.partial(self._get_page, requester, url, query, read)
+                outcome = self._retrying(what, get_page)
+                if isinstance(outcome, FetchFailure):
+                    yield outcome
+                    return
+                headers, items = outcome
+                yield items
+                url, query = _next_link(headers), None  # the next link carries the query
+        finally:
+            client.close()
+
+    def pages(
+        self, path: str, what: str, parameters: dict[str, Any] | None = None
+    ) -> Iterator[list[FetchedComment] | FetchFailure]:
         """Stream a listing of issue comments page by page (``per_page=100``).
 
         Follows the ``Link: <...>; rel="next"`` headers through PyGithub's requester, so only
         the current page is held in memory and no page is requested twice or beyond the
-        last. Each page is retried as a single request would be.
+        last (PyGithub's ``PaginatedList`` would keep every element). Each page is retried
+        as a single request would be.
 
         Args:
-            path: the listing path under the repository, e.g. ``"issues/5/comments"``.
+            path: the listing path under the repository, e.g. ``"issues/5/comments"`` or
+                ``"issues/comments"`` (repository-wide).
             what: how messages name the listing.
+            parameters: further query parameters of the first request (e.g. ``since``).
 
         Yields:
             Each page's comments, in the API's order; a :class:`FetchFailure` (then stops)
             when a page cannot be fetched or is not a list of issue comments.
         """
-        client = self._client()
-        requester = client.requester
-        url: str | None = f"{requester.base_url}/repos/{self._settings.repository}/{path}"
-        parameters: dict[str, Any] | None = {"per_page": 100}
-        try:
-            while url is not None:
-                get_page = functools.partial(self._get_page, requester, url, parameters)
-                outcome = self._retrying(what, get_page)
-                if isinstance(outcome, FetchFailure):
-                    yield outcome
-                    return
-                headers, comments = outcome
-                yield comments
-                url, parameters = _next_link(headers), None
-        finally:
-            client.close()
+        return self._pages(path, what, parameters or {}, _read_comments)
+
+    def issue_numbers(self, state: str, what: str) -> Iterator[list[int] | FetchFailure]:
+        """Stream the numbers of the repository's issues in ``state`` (``open``/``closed``),
+        page by page (``GET /repos/{o}/{r}/issues?state=...&per_page=100``); pull requests,
+        which that listing also returns, are left out."""
+        return self._pages("issues", what, {"state": state}, _read_issue_numbers)
 
     def fetch_all(self, wanted: Sequence[tuple[int, str]]) -> list[FetchedComment | FetchFailure]:
         """Fetch several comments concurrently (SPEC 6 step 2: plan and sibling together).

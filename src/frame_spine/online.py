@@ -6,16 +6,14 @@ I/O is through the :class:`~frame_spine.github_api.CommentFetcher` it is given.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from .blocks import scan_comment
-from .github_api import CommentFetcher, FetchedComment, FetchFailure
+from .comments import FetchedComment
+from .github_api import CommentFetcher, FetchFailure
 from .lookup import CurrentSpine, ScannedComments, current_spine, lookup_scanned
 from .models import LookupRequest, LookupResult, Status
 from .online_inputs import AUTO, OnlineTarget
-
-_ISSUE_URL = re.compile(r"/issues/([0-9]{1,20})/?$", re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -35,8 +33,7 @@ class OnlineLookup:
 
 def issue_of(comment: FetchedComment) -> int | None:
     """The issue number in a comment's ``issue_url`` (``.../issues/N``), or ``None``."""
-    match = _ISSUE_URL.search(comment.issue_url)
-    return int(match.group(1)) if match else None
+    return comment.issue_number
 
 
 def _issue_url_problem(comment: FetchedComment, role: str, issue_number: int) -> str | None:

@@ -20,6 +20,7 @@ from .models import (
     parse_positive_id,
     validate_lookup_inputs,
 )
+from .timestamps import is_timestamp
 
 _REPOSITORY = re.compile(
     r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/(?!\.\.?$)[A-Za-z0-9._-]{1,100}", re.ASCII
@@ -237,3 +238,67 @@ def validate_target_inputs(**inputs: Any) -> ValidateTarget | LookupResult:
     if target.plan_comment_id is None and target.slices_comment_id is not None:
         return error_result("slices-comment-id needs plan-comment-id (discovery follows the spine)")
     return target
+
+
+class AuditTarget(BaseModel):
+    """Validated inputs of an audit (SPEC 9 ``frame-spine audit``, SPEC 11).
+
+    Attributes:
+        repository, api_url, timeout, max_wait: as for the other online modes.
+        state: ``open`` (default), ``closed`` or ``all`` (``all`` lists no issues).
+        since: a contract timestamp: only comments updated since then are listed.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    repository: str
+    api_url: str
+    state: Literal["open", "closed", "all"] = "open"
+    since: str | None = None
+    timeout: int = 10
+    max_wait: int = 60
+
+    @field_validator("repository", mode="before")
+    @classmethod
+    def _check_repository(cls, value: Any) -> str:
+        return check_repository(value)
+
+    @field_validator("api_url", mode="before")
+    @classmethod
+    def _check_api_url(cls, value: Any) -> str:
+        return check_api_url(value)
+
+    @field_validator("timeout", "max_wait", mode="before")
+    @classmethod
+    def _check_seconds(cls, value: Any, info: ValidationInfo) -> int:
+        return check_seconds(value, info.field_name or "")
+
+    @field_validator("state", mode="before")
+    @classmethod
+    def _check_state(cls, value: Any) -> str:
+        text = str(value or "open").strip()
+        if text not in ("open", "closed", "all"):
+            raise ValueError(f"issue-state {text!r} is not one of open, closed, all")
+        return text
+
+    @field_validator("since", mode="before")
+    @classmethod
+    def _check_since(cls, value: Any) -> str | None:
+        text = str(value or "").strip()
+        if not text:
+            return None
+        if not is_timestamp(text):
+            raise ValueError(f"since {text!r} is not a timestamp (YYYY-MM-DDTHH:MM:SSZ)")
+        return text
+
+
+def validate_audit_inputs(**inputs: Any) -> AuditTarget | LookupResult:
+    """Check the inputs of an audit (SPEC 9, 11); no request is made.
+
+    Returns:
+        The :class:`AuditTarget`, or an ``error`` result naming the input. Never raises.
+    """
+    try:
+        return AuditTarget(**inputs)
+    except ValidationError as exc:
+        return error_result(first_error_message(exc))

@@ -10,9 +10,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from .models import LookupResult, Status
 from .validate import ValidationResult
+
+if TYPE_CHECKING:
+    from .audit import AuditReport
 
 #: GitHub refuses step summaries over 1 MiB; stay well below it.
 SUMMARY_LIMIT = 1_000_000
@@ -217,3 +221,54 @@ def validation_summary(
         room -= size
         lines.append(row)
     return head + table + "".join(lines)
+
+
+def audit_summary(report: AuditReport, *, limit: int = SUMMARY_LIMIT) -> str:
+    """Render the job summary of audit mode (SPEC 11): the outcome, the counts per state,
+    and one table row per plan (linked), under ``limit`` bytes.
+
+    Rows that do not fit are left out with a visible note saying how many.
+    """
+    from .audit import AuditState
+
+    if report.message is not None:
+        return _clip_utf8(
+            f"### frame-spine audit: `{escape_cell(report.status)}`\n\n"
+            f"| | |\n|---|---|\n| Repository | {escape_cell(report.repository)} |\n"
+            f"| Message | {escape_cell(report.message)} |\n",
+            limit,
+        )
+    counts = " · ".join(
+        f"{state.value} {report.counts.get(state.value, 0)}" for state in AuditState
+    )
+    head = (
+        f"### frame-spine audit: `{report.status}` ({len(report.plans)} plans in "
+        f"{escape_cell(report.repository)})\n\n{counts} · {report.requests} requests\n"
+    )
+    if not report.plans:
+        return _clip_utf8(head, limit)
+    table = (
+        "\n| Issue | Plan comment | State | Spine generated_at | Sibling stamp | Duplicates "
+        "| Errors | Warnings |\n|---|---|---|---|---|---|---|---|\n"
+    )
+    note = "\n> [!WARNING]\n> {left} more plans are not shown here; the report has all.\n"
+    room = limit - len((head + table).encode("utf-8")) - len(note.encode("utf-8")) - 20
+    rows: list[str] = []
+    for index, plan in enumerate(report.plans):
+        icon = (
+            "✅"
+            if plan.state.value == "fresh"
+            else ("💤" if plan.state.value == "no-spine" else "⚠️")
+        )
+        row = (
+            f"| #{plan.issue} | {_link(CommentLink(plan.plan_comment_id, plan.plan_url))} | "
+            f"{icon} {plan.state.value} | {escape_cell(plan.generated_at or '—')} | "
+            f"{escape_cell(plan.sibling_generated_at or '—')} | "
+            f"{'yes' if plan.duplicate_plans else 'no'} | {plan.errors} | {plan.warnings} |\n"
+        )
+        size = len(row.encode("utf-8"))
+        if size > room:
+            return head + table + "".join(rows) + note.format(left=len(report.plans) - index)
+        room -= size
+        rows.append(row)
+    return head + table + "".join(rows)

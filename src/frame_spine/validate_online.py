@@ -9,10 +9,10 @@ the pure :func:`frame_spine.validate.validate_scanned`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import UTC, datetime
 
 from .blocks import SPINE, scan_comment
-from .github_api import CommentFetcher, FetchedComment, FetchFailure
+from .comments import FetchedComment, recency
+from .github_api import CommentFetcher, FetchFailure
 from .lookup import ScannedComments
 from .models import LookupResult, Status
 from .online import issue_of
@@ -24,16 +24,6 @@ from .validate import Finding, ValidationResult, error, validate_scanned, warnin
 def failed_result(failure: FetchFailure | LookupResult) -> ValidationResult:
     """A fetch failure (or a refused input) as validate mode's result: its status and why."""
     return ValidationResult(status=failure.status.value, message=failure.message)
-
-
-_NEVER = datetime(1970, 1, 1, tzinfo=UTC)
-
-
-def _updated(comment: FetchedComment) -> datetime:
-    try:
-        return datetime.fromisoformat((comment.updated_at or "").replace("Z", "+00:00"))
-    except ValueError:
-        return _NEVER
 
 
 def _is_plan_of(comment: FetchedComment, issue_number: int) -> bool:
@@ -66,7 +56,7 @@ def _discover(
                 ),
             ),
         )
-    plans.sort(key=lambda comment: (_updated(comment), comment.id), reverse=True)
+    plans.sort(key=recency, reverse=True)
     return plans[0], plans[1:]
 
 

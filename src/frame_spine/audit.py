@@ -1,0 +1,247 @@
+"""Audit mode (SPEC 11): classify every plan of a repository as fresh or drifted.
+
+Pure: pages of issue comments in (streamed, so only plan and sibling bodies are kept), a
+typed :class:`AuditReport` out. The fetching edge is :mod:`frame_spine.audit_online`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from enum import StrEnum
+
+from pydantic import BaseModel, ConfigDict
+
+from .blocks import SPINE, CommentScan, scan_comment
+from .comments import FetchedComment, recency
+from .lookup import ScannedComments
+from .spine import Spine, parse_spine
+from .validate import Finding, Severity, ValidationResult, error, validate_scanned
+
+CLEAN = "clean"
+FINDINGS = "findings"
+
+
+class AuditState(StrEnum):
+    """A plan's state, in SPEC 11's order (the first that applies wins)."""
+
+    NO_SPINE = "no-spine"
+    INVALID = "invalid"
+    SIBLING_MISSING = "sibling-missing"
+    SIBLING_UNSTAMPED = "sibling-unstamped"
+    STALE_SIBLING = "stale-sibling"
+    FRESH = "fresh"
+
+
+#: States that are not findings: the overall status is ``clean`` when every plan is in one.
+QUIET_STATES = (AuditState.FRESH, AuditState.NO_SPINE)
+_SIBLING_CODES = {
+    "sibling-missing": AuditState.SIBLING_MISSING,
+    "sibling-unstamped": AuditState.SIBLING_UNSTAMPED,
+    "stale-sibling": AuditState.STALE_SIBLING,
+}
+
+
+class AuditedPlan(BaseModel):
+    """One plan's row in the report (SPEC 11).
+
+    Attributes:
+        issue: the issue number. plan_comment_id, plan_url: the newest plan comment.
+        sibling_comment_id: the spine's ``slice_comment_id``, or ``None``.
+        state: the :class:`AuditState`. generated_at: the spine's ``generated_at``.
+        sibling_generated_at: the sibling's stamp as written, when read.
+        duplicate_plans: whether the issue has more than one plan comment.
+        errors, warnings: how many validate findings of each severity the plan has.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    issue: int
+    plan_comment_id: int
+    plan_url: str | None
+    sibling_comment_id: int | None
+    state: AuditState
+    generated_at: str | None
+    sibling_generated_at: str | None
+    duplicate_plans: bool
+    errors: int
+    warnings: int
+
+
+class AuditReport(BaseModel):
+    """The audit of one repository (SPEC 11).
+
+    Attributes:
+        status: ``clean`` (every plan fresh or no-spine), ``findings``, or the SPEC 6 status
+            of a fetch failure. repository: ``OWNER/NAME``. requests: GETs made.
+        plans: one row per plan, by issue number. counts: plans per state (every state).
+        message: why, for a fetch failure.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    status: str
+    repository: str
+    requests: int
+    plans: tuple[AuditedPlan, ...] = ()
+    counts: dict[str, int] = {}
+    message: str | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """0 when clean, 1 otherwise (SPEC 11)."""
+        return 0 if self.status == CLEAN else 1
+
+
+@dataclass
+class IssuePlans:
+    """An issue's newest plan comment (and its scan), and how many plan comments it has."""
+
+    newest: FetchedComment
+    scan: CommentScan
+    count: int = 1
+    _spine: tuple[Spine | None] | None = None
+
+    def spine(self) -> Spine | None:
+        """The newest plan's one valid spine, or ``None`` (parsed once, then remembered)."""
+        if self._spine is None:
+            spines = [block for block in self.scan.blocks if block.name == SPINE]
+            parsed = (
+                parse_spine(spines[0].payload, spines[0].payload_line) if len(spines) == 1 else None
+            )
+            self._spine = (parsed.spine if parsed is not None else None,)
+        return self._spine[0]
+
+    def pointer(self) -> int | None:
+        """The spine's ``slice_comment_id``, or ``None``."""
+        spine = self.spine()
+        if spine is None or spine.slice_comment_id is None:
+            return None
+        return int(spine.slice_comment_id)
+
+
+@dataclass
+class PlanCollector:
+    """Collects, page by page, what an audit needs from a repository's comment listing.
+
+    Keeps, per issue, only the newest plan comment (by ``updated_at``, then id) and how many
+    plan comments the issue has; and every comment carrying a ``frame-slices-N`` marker line
+    (a sibling candidate), by id. Everything else is dropped as soon as its page is read, so
+    memory is bounded by the plan and sibling bodies kept.
+
+    Attributes:
+        issues: when not ``None``, only comments on these issue numbers are kept.
+    """
+
+    issues: set[int] | None = None
+    plans: dict[int, IssuePlans] = field(default_factory=dict)
+    siblings: dict[int, tuple[FetchedComment, CommentScan]] = field(default_factory=dict)
+    seen: int = 0
+
+    def add(self, page: Iterable[FetchedComment]) -> None:
+        """Take one page of comments (any order)."""
+        for comment in page:
+            self.seen += 1
+            issue = comment.issue_number
+            if issue is None or (self.issues is not None and issue not in self.issues):
+                continue
+            body = comment.body
+            if "plan-issue-" not in body and "frame-slices-" not in body:
+                continue
+            scan = scan_comment(body)
+            if scan.marker_values("frame-slices"):
+                self.siblings[comment.id] = (comment, scan)
+            if scan.marker_values("plan-issue"):
+                known = self.plans.get(issue)
+                if known is None:
+                    self.plans[issue] = IssuePlans(comment, scan)
+                else:
+                    known.count += 1
+                    if recency(comment) > recency(known.newest):
+                        self.plans[issue] = IssuePlans(comment, scan, known.count)
+
+    def pointers(self) -> dict[int, int]:
+        """Each issue's spine pointer (``slice_comment_id``) that the listing does not hold,
+        for fetching by id: ``{issue: sibling id}``."""
+        missing = {}
+        for issue, plans in self.plans.items():
+            pointer = plans.pointer()
+            if pointer is not None and pointer not in self.siblings:
+                missing[issue] = pointer
+        return missing
+
+
+def classify(comments: ScannedComments, result: ValidationResult) -> AuditState:
+    """A plan's state (SPEC 11), the first that applies: ``no-spine`` (no spine block at all),
+    ``invalid`` (validate errors other than the sibling ones), ``sibling-missing``,
+    ``sibling-unstamped``, ``stale-sibling``, ``fresh``.
+
+    ``unresolved-step`` errors are not counted as ``invalid`` when the sibling is missing,
+    unstamped or stale: they follow from the sibling's state, which is the finding to report.
+    """
+    has_head = any(
+        block.name == SPINE for _c, scan in comments.comments() for block in scan.blocks
+    ) or any(head.name == SPINE for _c, scan in comments.comments() for head in scan.unterminated)
+    if not has_head:
+        return AuditState.NO_SPINE
+    codes = {finding.code for finding in result.findings if finding.severity is Severity.ERROR}
+    sibling_states = [state for code, state in _SIBLING_CODES.items() if code in codes]
+    others = codes - set(_SIBLING_CODES)
+    if sibling_states:
+        others.discard("unresolved-step")
+    if others:
+        return AuditState.INVALID
+    return sibling_states[0] if sibling_states else AuditState.FRESH
+
+
+def audit_plan(
+    issue: int,
+    plans: IssuePlans,
+    sibling: tuple[FetchedComment, CommentScan] | None,
+) -> AuditedPlan:
+    """Validate one issue's newest plan with its sibling (SPEC 10) and classify it."""
+    extra: list[Finding] = []
+    sibling_scan = None
+    if sibling is not None:
+        sibling_comment, sibling_scan = sibling
+        if sibling_comment.issue_number != issue:
+            extra.append(
+                error(
+                    "sibling-identity-mismatch",
+                    f"sibling comment {sibling_comment.id} belongs to issue "
+                    f"#{sibling_comment.issue_number} (its issue_url), not to issue #{issue}",
+                    comment="sibling",
+                )
+            )
+    comments = ScannedComments(plans.scan, sibling_scan)
+    result = validate_scanned(comments, issue_number=issue, extra=extra)
+    spine = plans.spine()
+    stamps = sibling_scan.marker_values("stamp") if sibling_scan is not None else []
+    return AuditedPlan(
+        issue=issue,
+        plan_comment_id=plans.newest.id,
+        plan_url=plans.newest.html_url,
+        sibling_comment_id=plans.pointer(),
+        state=classify(comments, result),
+        generated_at=spine.generated_at if spine is not None else None,
+        sibling_generated_at=stamps[0] if stamps else None,
+        duplicate_plans=plans.count > 1,
+        errors=result.errors,
+        warnings=result.warnings,
+    )
+
+
+def report_of(repository: str, requests: int, plans: Iterable[AuditedPlan]) -> AuditReport:
+    """Assemble the report: plans by issue number, counts for every state, the status."""
+    ordered = tuple(sorted(plans, key=lambda plan: plan.issue))
+    counts = {state.value: 0 for state in AuditState}
+    for plan in ordered:
+        counts[plan.state.value] += 1
+    clean = all(plan.state in QUIET_STATES for plan in ordered)
+    return AuditReport(
+        status=CLEAN if clean else FINDINGS,
+        repository=repository,
+        requests=requests,
+        plans=ordered,
+        counts=counts,
+    )

@@ -1,0 +1,334 @@
+"""Audit mode (SPEC 11): a generated repository of 1,000 issues and 10,000 comments behind the
+loopback fake of the REST API, exact counts and request budgets; the collector and classifier."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from urllib.parse import parse_qs
+
+import pytest
+
+from frame_spine.audit import AuditState, PlanCollector, classify
+from frame_spine.comments import FetchedComment
+from frame_spine.lookup import scan_bodies
+from frame_spine.validate import validate_scanned
+
+from .audit_repo import STAMP, Expected, plan, populate, sibling, slices, spine
+from .conftest import clean_env, run_cli
+from .fake_github import REPO, TOKEN, FakeGitHub, error
+from .runner_env import run_action
+
+STATES = [state.value for state in AuditState]
+
+
+def audit(fake: FakeGitHub, *extra: str) -> tuple[dict[str, object], int]:
+    completed = run_cli(
+        ["audit", "--repo", REPO, "--api-url", fake.url, "--format", "json", *extra],
+        env=clean_env(GITHUB_TOKEN=TOKEN),
+    )
+    assert completed.stderr == b""
+    return json.loads(completed.stdout), completed.returncode
+
+
+def listing_requests(fake: FakeGitHub, path: str) -> list[dict[str, list[str]]]:
+    return [parse_qs(r.query) for r in fake.requests if r.path == path]
+
+
+@pytest.fixture
+def repository(fake_github: FakeGitHub) -> Expected:
+    return populate(fake_github)
+
+
+def test_all_states_exact_counts_and_request_budget(
+    fake_github: FakeGitHub, repository: Expected
+) -> None:
+    report, code = audit(fake_github, "--state", "all")
+    assert code == 1
+    assert report["status"] == "findings"
+    expected = repository.counts(open_only=False)
+    assert report["counts"] == {state: expected[state] for state in STATES}
+    assert report["counts"] == {
+        "no-spine": 328,
+        "invalid": 83,
+        "sibling-missing": 83,
+        "sibling-unstamped": 83,
+        "stale-sibling": 83,
+        "fresh": 248,
+    }
+    comment_pages = listing_requests(fake_github, f"/repos/{REPO}/issues/comments")
+    assert len(comment_pages) == 100 == repository.comments // 100
+    assert comment_pages[0] == {"per_page": ["100"]}
+    assert [q["page"] for q in comment_pages[1:]] == [[str(n)] for n in range(2, 101)]
+    sibling_gets = [
+        r.path for r in fake_github.requests if r.path.startswith(f"/repos/{REPO}/issues/comments/")
+    ]
+    assert len(sibling_gets) == repository.sibling_fetches(open_only=False) == 83
+    assert len(fake_github.requests) == report["requests"] == 183
+    plans = report["plans"]
+    assert isinstance(plans, list)
+    assert [p["issue"] for p in plans] == sorted(repository.states)
+    assert {p["issue"]: p["state"] for p in plans} == repository.states
+    assert {p["issue"] for p in plans if p["duplicate_plans"]} == repository.duplicates
+
+
+def test_default_state_lists_the_open_issues_first(
+    fake_github: FakeGitHub, repository: Expected
+) -> None:
+    report, code = audit(fake_github)
+    assert code == 1
+    expected = repository.counts(open_only=True)
+    assert report["counts"] == {state: expected[state] for state in STATES}
+    issue_pages = listing_requests(fake_github, f"/repos/{REPO}/issues")
+    assert len(issue_pages) == 10
+    assert issue_pages[0] == {"per_page": ["100"], "state": ["open"]}
+    assert fake_github.paths()[:10] == [f"GET /repos/{REPO}/issues"] * 10
+    assert (
+        report["requests"]
+        == len(fake_github.requests)
+        == 10 + 100 + repository.sibling_fetches(open_only=True)
+    )
+    assert not {p["issue"] for p in report["plans"]} & repository.closed  # type: ignore[union-attr]
+
+
+def test_a_plan_row_has_every_key(fake_github: FakeGitHub, repository: Expected) -> None:
+    report, _ = audit(fake_github, "--state", "all")
+    rows = {p["issue"]: p for p in report["plans"]}  # type: ignore[union-attr]
+    stale = next(issue for issue, state in repository.states.items() if state == "stale-sibling")
+    row = rows[stale]
+    assert list(row) == [
+        "issue",
+        "plan_comment_id",
+        "plan_url",
+        "sibling_comment_id",
+        "state",
+        "generated_at",
+        "sibling_generated_at",
+        "duplicate_plans",
+        "errors",
+        "warnings",
+    ]
+    assert (row["state"], row["generated_at"], row["sibling_generated_at"], row["errors"]) == (
+        "stale-sibling",
+        STAMP,
+        "2026-05-01T09:00:00Z",
+        1,
+    )
+    assert (
+        row["plan_url"]
+        == f"https://github.com/{REPO}/issues/{stale}#issuecomment-{row['plan_comment_id']}"
+    )
+
+
+def test_an_empty_repository_costs_one_request(fake_github: FakeGitHub) -> None:
+    report, code = audit(fake_github, "--state", "all")
+    assert (report, code) == (
+        {
+            "status": "clean",
+            "repository": REPO,
+            "requests": 1,
+            "plans": [],
+            "counts": dict.fromkeys(STATES, 0),
+        },
+        0,
+    )
+    assert len(fake_github.requests) == 1
+    report, _ = audit(fake_github)
+    assert report["requests"] == 2
+
+
+def test_since_passes_through_and_siblings_are_fetched_by_id(fake_github: FakeGitHub) -> None:
+    fake_github.add_comment(10, sibling(5, STAMP), 5, updated_at="2026-01-01T00:00:00Z")
+    fake_github.add_comment(11, plan(5, spine(10)), 5, updated_at="2026-06-01T00:00:00Z")
+    report, code = audit(fake_github, "--state", "all", "--since", "2026-03-01T00:00:00Z")
+    assert code == 0
+    assert report["counts"] == {**dict.fromkeys(STATES, 0), "fresh": 1}
+    assert [(r.path, parse_qs(r.query)) for r in fake_github.requests] == [
+        (
+            f"/repos/{REPO}/issues/comments",
+            {"per_page": ["100"], "since": ["2026-03-01T00:00:00Z"]},
+        ),
+        (f"/repos/{REPO}/issues/comments/10", {}),
+    ]
+
+
+def test_text_format_is_a_table(fake_github: FakeGitHub) -> None:
+    fake_github.add_comment(11, plan(5, spine(None) + "\n\n" + slices()), 5)
+    completed = run_cli(
+        ["audit", "--repo", REPO, "--api-url", fake_github.url, "--state", "all"],
+        env=clean_env(GITHUB_TOKEN=TOKEN),
+    )
+    assert completed.returncode == 0
+    assert completed.stdout.decode().splitlines() == [
+        "issue  plan comment  state  generated_at          sibling stamp  dup  err  warn",
+        f"#5     11            fresh  {STAMP}  -              no   0    0",
+        "clean: 1 plans in octo-org/plans (no-spine 0, invalid 0, sibling-missing 0, "
+        "sibling-unstamped 0, stale-sibling 0, fresh 1); 1 requests",
+    ]
+
+
+@pytest.mark.parametrize(
+    ("extra", "message"),
+    [
+        (["--state", "merged"], "issue-state 'merged' is not one of open, closed, all"),
+        (["--since", "yesterday"], "since 'yesterday' is not a timestamp (YYYY-MM-DDTHH:MM:SSZ)"),
+        (["--timeout", "0"], "timeout '0' is not a whole number of seconds in 1..600"),
+    ],
+)
+def test_bad_audit_inputs(fake_github: FakeGitHub, extra: list[str], message: str) -> None:
+    report, code = audit(fake_github, *extra)
+    assert (report["status"], report["message"], code) == ("error", message, 1)
+    assert fake_github.requests == []
+
+
+def test_a_listing_failure_is_the_report_status(fake_github: FakeGitHub) -> None:
+    fake_github.token = "another"
+    report, code = audit(fake_github, "--state", "all")
+    assert (report["status"], code) == ("gh-auth-expired", 1)
+    assert report["message"] == (
+        f"the issue comments of {REPO}: the token is invalid or expired (HTTP 401: Bad credentials)"
+    )
+
+
+def test_audit_needs_a_repository() -> None:
+    completed = run_cli(["audit"])
+    assert completed.returncode == 2
+    assert "the following arguments are required: --repo" in completed.stderr.decode()
+
+
+# ---- the pure parts -----------------------------------------------------------------------------
+
+
+def comment(
+    comment_id: int, body: str, issue: int, updated_at: str = "2026-05-04T15:00:00Z"
+) -> FetchedComment:
+    return FetchedComment(
+        comment_id, body, f"https://api.example/repos/{REPO}/issues/{issue}", None, updated_at
+    )
+
+
+def test_the_collector_keeps_only_plans_and_siblings() -> None:
+    collector = PlanCollector()
+    collector.add(
+        [
+            comment(1, "chatter", 5),
+            comment(2, plan(5, spine(3)), 5, "2026-05-01T00:00:00Z"),
+            comment(3, sibling(5, STAMP), 5),
+            comment(4, plan(5, spine(3)), 5, "2026-05-02T00:00:00Z"),
+            comment(5, "mentions `<!-- plan-issue-5 -->` in prose", 5),
+            comment(6, "```\n<!-- frame-slices-5 -->\n```", 5),
+        ]
+    )
+    assert collector.seen == 6
+    assert list(collector.plans) == [5]
+    assert (collector.plans[5].newest.id, collector.plans[5].count) == (4, 2)
+    assert list(collector.siblings) == [3]
+    assert collector.pointers() == {}
+    filtered = PlanCollector(issues={7})
+    filtered.add([comment(2, plan(5, spine(3)), 5)])
+    assert filtered.plans == {}
+
+
+@pytest.mark.parametrize(
+    ("plan_body", "sibling_body", "state"),
+    [
+        (plan(5, "prose only"), None, AuditState.NO_SPINE),
+        (plan(5, spine(None, broken=True) + "\n" + slices()), None, AuditState.INVALID),
+        (plan(5, spine(3)), None, AuditState.SIBLING_MISSING),
+        (plan(5, spine(3)), sibling(5, None), AuditState.SIBLING_UNSTAMPED),
+        (plan(5, spine(3)), sibling(5, "2026-01-01T00:00:00Z"), AuditState.STALE_SIBLING),
+        (plan(5, spine(3)), sibling(5, STAMP), AuditState.FRESH),
+        (plan(5, spine(3)), sibling(6, STAMP), AuditState.INVALID),  # identity mismatch
+        (plan(5, "<!-- frame-spine\nspine_schema_version: 2\n"), None, AuditState.INVALID),
+    ],
+)
+def test_classify(plan_body: str, sibling_body: str | None, state: AuditState) -> None:
+    comments = scan_bodies(plan_body, sibling_body)
+    assert classify(comments, validate_scanned(comments, issue_number=5)) is state
+
+
+# ---- the action ---------------------------------------------------------------------------------
+
+
+def test_audit_mode_in_the_action(
+    fake_github: FakeGitHub, repository: Expected, tmp_path: Path
+) -> None:
+    run = run_action(
+        tmp_path,
+        {
+            "mode": "audit",
+            "issue-state": "all",
+            "report-file": "out/audit.json",
+            "fail-on": "never",
+        },
+        api_url=fake_github.url,
+        token=TOKEN,
+        repository=REPO,
+    )
+    assert (run.returncode, run.stderr) == (0, "")
+    outputs = run.outputs
+    expected = repository.counts(open_only=False)
+    assert {k: v for k, v in outputs.items() if k.startswith("count-")} == {
+        f"count-{state}": str(expected[state]) for state in STATES
+    }
+    assert (outputs["status"], outputs["exit-code"], outputs["report-path"]) == (
+        "findings",
+        "1",
+        "out/audit.json",
+    )
+    report = json.loads((run.workspace / "out" / "audit.json").read_text())
+    assert json.loads(outputs["result"]) == report
+    assert report["requests"] == 183
+    lines = run.stdout.splitlines()
+    assert (
+        lines[0]
+        == f"frame-spine audit: status findings, {len(repository.states)} plans, 183 requests"
+    )
+    assert len(lines) == 1 + 10 + 1  # ten plan annotations, then one count
+    assert lines[1].startswith("::warning title=frame-spine audit%3A ")
+    assert lines[-1] == (
+        "::warning title=frame-spine audit::"
+        f"{sum(1 for s in repository.states.values() if s not in ('fresh', 'no-spine')) - 10} "
+        "more plans with findings: see the job summary and the report"
+    )
+    assert run.summary.startswith(
+        f"### frame-spine audit: `findings` ({len(repository.states)} plans in octo-org/plans)\n"
+    )
+    assert (
+        "| Issue | Plan comment | State | Spine generated_at | Sibling stamp | Duplicates | Errors | Warnings |"
+        in run.summary
+    )
+    assert len(run.summary.encode()) < 1024 * 1024
+
+
+def test_audit_mode_fails_on_findings_by_default(fake_github: FakeGitHub, tmp_path: Path) -> None:
+    fake_github.add_comment(11, plan(5, spine(99)), 5)
+    run = run_action(
+        tmp_path,
+        {"mode": "audit", "issue-state": "all"},
+        api_url=fake_github.url,
+        token=TOKEN,
+        repository=REPO,
+    )
+    assert (run.returncode, run.outputs["status"], run.outputs["count-sibling-missing"]) == (
+        1,
+        "findings",
+        "1",
+    )
+
+
+def test_audit_mode_fetch_failure(fake_github: FakeGitHub, tmp_path: Path) -> None:
+    fake_github.script(0, error(500, "boom"), error(500, "boom"), error(500, "boom"))
+    run = run_action(
+        tmp_path,
+        {"mode": "audit", "issue-state": "all"},
+        api_url=fake_github.url,
+        token=TOKEN,
+        repository=REPO,
+    )
+    assert (run.returncode, run.outputs["status"]) == (1, "error")
+    assert run.outputs["count-fresh"] == ""
+    assert (
+        run.outputs["message"]
+        == f"the issue comments of {REPO}: the GitHub API answered HTTP 500 3 times: boom"
+    )
