@@ -46,6 +46,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_lookup.py
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_online.py
+	$(BIN)/python benchmarks/bench_audit.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
