@@ -3,7 +3,13 @@
 from __future__ import annotations
 
 from frame_spine.models import LookupResult, Status
-from frame_spine.summary import CommentLink, code_fence, escape_cell, lookup_summary
+from frame_spine.summary import (
+    CommentLink,
+    code_fence,
+    escape_cell,
+    lookup_summary,
+    validation_summary,
+)
 
 OK = LookupResult(
     status=Status.OK,
@@ -128,3 +134,27 @@ def test_the_dispatched_step_is_shown_when_the_result_does_not_name_it() -> None
         stale, repository="o/r", plan=PLAN, sibling=None, dispatched_generated_at=None, step_id="s4"
     )
     assert "| Step | s4 |" in text
+
+
+def test_a_findings_table_too_big_is_cut_with_a_note() -> None:
+    from frame_spine.validate import Finding, Severity, ValidationResult
+
+    findings = tuple(
+        Finding(
+            severity=Severity.ERROR,
+            code="unresolved-step",
+            message="x" * 100,
+            comment="plan",
+            line=n,
+            step=f"s{n}",
+        )
+        for n in range(1, 200)
+    )
+    result = ValidationResult(status="invalid", errors=199, findings=findings)
+    text = validation_summary(result, repository="o/r", plan=PLAN, sibling=None, limit=5000)
+    shown = text.count("| ❌ error | unresolved-step |")
+    assert 0 < shown < 199
+    assert len(text.encode("utf-8")) <= 5000
+    assert text.endswith(
+        f"> [!WARNING]\n> {199 - shown} more findings are not shown here; the `result` output has all.\n"
+    )

@@ -21,7 +21,7 @@ from actions_toolkit.command import issue_command
 from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator
 
 from .comments import FetchedComment
-from .github_api import PUBLIC_API_URL, ApiSettings, CommentFetcher
+from .github_api import PUBLIC_API_URL, CommentFetcher
 from .models import LookupResult, Status, error_result, first_error_message
 from .online import OnlineLookup, lookup_online
 from .online_inputs import validate_online_inputs
@@ -204,6 +204,22 @@ def _write_in_workspace(workspace: str, relative: str, text: str, name: str) -> 
     return target.relative_to(root).as_posix()
 
 
+def step_exit_code(fail_on: str, *, failed: bool, not_ok: bool) -> int:
+    """The step's exit code under ``fail-on`` (SPEC 8): 1 fails the step.
+
+    Args:
+        fail_on: ``error``, ``not-ok`` or ``never``.
+        failed: the result's own exit code is 1 (an exit-1 status, an invalid plan, audit
+            findings, a fetch failure).
+        not_ok: the result is short of perfect all the same (``stale-spine``; warnings).
+    """
+    if fail_on == "never":
+        return 0
+    if fail_on == "not-ok":
+        return 1 if failed or not_ok else 0
+    return 1 if failed else 0
+
+
 def _link(comment: FetchedComment | None) -> CommentLink | None:
     return CommentLink(comment.id, comment.html_url) if comment is not None else None
 
@@ -230,14 +246,8 @@ def _lookup_report(
     if isinstance(validated, LookupResult):
         return lookup_report(OnlineLookup(validated), settings)
     target, request = validated
-    api = ApiSettings(
-        repository=target.repository,
-        api_url=target.api_url,
-        token=inputs["token"] or None,
-        timeout=target.timeout,
-        max_wait=target.max_wait,
-    )
-    outcome = lookup_online(target, request, CommentFetcher(api))
+    fetcher = CommentFetcher.for_target(target, inputs["token"])
+    outcome = lookup_online(target, request, fetcher)
     slice_path: str | None = None
     if settings.slice_file is not None and outcome.result.slice is not None:
         workspace = environ.get("GITHUB_WORKSPACE") or os.getcwd()
@@ -306,12 +316,9 @@ def lookup_report(
             )
         )
     fail_on = settings.fail_on if settings is not None else "error"
-    if fail_on == "never":
-        exit_code = 0
-    elif fail_on == "not-ok":
-        exit_code = 0 if result.status is Status.OK else 1
-    else:
-        exit_code = result.exit_code
+    exit_code = step_exit_code(
+        fail_on, failed=result.exit_code != 0, not_ok=result.status is not Status.OK
+    )
     return StepReport(
         outputs=outputs,
         summary=lookup_summary(
@@ -354,14 +361,8 @@ def _validate_report(
         outcome = OnlineValidation(failed_result(target))
         repository = None
     else:
-        api = ApiSettings(
-            repository=target.repository,
-            api_url=target.api_url,
-            token=inputs["token"] or None,
-            timeout=target.timeout,
-            max_wait=target.max_wait,
-        )
-        outcome = validate_online(target, CommentFetcher(api))
+        fetcher = CommentFetcher.for_target(target, inputs["token"])
+        outcome = validate_online(target, fetcher)
         repository = target.repository
     result = outcome.result
     outputs = _blank_outputs()
@@ -387,12 +388,9 @@ def _validate_report(
         annotations.append(
             Annotation("error", f"frame-spine validate: {result.status}", result.message)
         )
-    if settings.fail_on == "never":
-        exit_code = 0
-    elif settings.fail_on == "not-ok":
-        exit_code = 1 if result.exit_code or result.warnings else 0
-    else:
-        exit_code = result.exit_code
+    exit_code = step_exit_code(
+        settings.fail_on, failed=result.exit_code != 0, not_ok=bool(result.warnings)
+    )
     notices = sum(finding.severity is Severity.NOTICE for finding in result.findings)
     return StepReport(
         outputs=outputs,
@@ -440,14 +438,8 @@ def _audit_report(
             status=target.status.value, repository=repository, requests=0, message=target.message
         )
     else:
-        api = ApiSettings(
-            repository=target.repository,
-            api_url=target.api_url,
-            token=inputs["token"] or None,
-            timeout=target.timeout,
-            max_wait=target.max_wait,
-        )
-        report = audit_online(target, CommentFetcher(api))
+        fetcher = CommentFetcher.for_target(target, inputs["token"])
+        report = audit_online(target, fetcher)
     full = audit_json(report)
     report_path = ""
     if settings.report_file is not None:
@@ -504,12 +496,11 @@ def _audit_report(
         annotations.append(
             Annotation("error", f"frame-spine audit: {report.status}", report.message)
         )
-    if settings.fail_on == "never":
-        exit_code = 0
-    elif settings.fail_on == "not-ok":
-        exit_code = 1 if report.exit_code or any(p.warnings for p in report.plans) else 0
-    else:
-        exit_code = report.exit_code
+    exit_code = step_exit_code(
+        settings.fail_on,
+        failed=report.exit_code != 0,
+        not_ok=any(plan.warnings for plan in report.plans),
+    )
     return StepReport(
         outputs=outputs,
         summary=audit_summary(report),

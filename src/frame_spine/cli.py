@@ -190,6 +190,11 @@ def read_body(path: str, flag: str) -> str | LookupResult:
         )
 
 
+def _token() -> str | None:
+    """The token of the online forms: ``GITHUB_TOKEN``, else ``GH_TOKEN``, else none."""
+    return os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
+
+
 def _emit(text: str, *, untrusted: bool) -> None:
     # In a GitHub Actions job, comment text that could read as a workflow command is fenced
     # by ::stop-commands::; anything else is printed byte for byte.
@@ -283,7 +288,7 @@ def _run_lookup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
 
 def _lookup_online(args: argparse.Namespace) -> LookupResult:
     # Imported here: the offline path must not pay for PyGithub's import.
-    from .github_api import PUBLIC_API_URL, ApiSettings, CommentFetcher
+    from .github_api import PUBLIC_API_URL, CommentFetcher
     from .online import lookup_online
     from .online_inputs import validate_online_inputs
 
@@ -303,15 +308,7 @@ def _lookup_online(args: argparse.Namespace) -> LookupResult:
     if isinstance(validated, LookupResult):
         return validated
     target, request = validated
-    token = os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
-    settings = ApiSettings(
-        repository=target.repository,
-        api_url=target.api_url,
-        token=token,
-        timeout=target.timeout,
-        max_wait=target.max_wait,
-    )
-    return lookup_online(target, request, CommentFetcher(settings)).result
+    return lookup_online(target, request, CommentFetcher.for_target(target, _token())).result
 
 
 def _run_digest(args: argparse.Namespace) -> int:
@@ -396,7 +393,7 @@ def _validate_local(args: argparse.Namespace) -> ValidationResult | LookupResult
 
 
 def _validate_online(args: argparse.Namespace) -> ValidationResult:
-    from .github_api import PUBLIC_API_URL, ApiSettings, CommentFetcher
+    from .github_api import PUBLIC_API_URL, CommentFetcher
     from .online_inputs import validate_target_inputs
     from .validate_online import failed_result, validate_online
 
@@ -411,18 +408,14 @@ def _validate_online(args: argparse.Namespace) -> ValidationResult:
     )
     if isinstance(target, LookupResult):
         return failed_result(target)
-    token = os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
-    settings = ApiSettings(
-        target.repository, target.api_url, token, target.timeout, target.max_wait
-    )
-    return validate_online(target, CommentFetcher(settings)).result
+    return validate_online(target, CommentFetcher.for_target(target, _token())).result
 
 
 def _run_audit(args: argparse.Namespace) -> int:
     # Imported here: only audits pay for audit mode and PyGithub.
     from .audit import AuditReport
     from .audit_online import audit_online
-    from .github_api import PUBLIC_API_URL, ApiSettings, CommentFetcher
+    from .github_api import PUBLIC_API_URL, CommentFetcher
     from .online_inputs import validate_audit_inputs
     from .render_audit import audit_json, audit_text
 
@@ -442,11 +435,7 @@ def _run_audit(args: argparse.Namespace) -> int:
             message=target.message,
         )
     else:
-        token = os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
-        settings = ApiSettings(
-            target.repository, target.api_url, token, target.timeout, target.max_wait
-        )
-        report = audit_online(target, CommentFetcher(settings))
+        report = audit_online(target, CommentFetcher.for_target(target, _token()))
     if args.format == "json":
         _emit(audit_json(report) + "\n", untrusted=False)
     else:

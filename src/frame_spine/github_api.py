@@ -27,6 +27,7 @@ from . import __version__
 from .comments import FetchedComment
 from .fetch_policy import GiveUp, RequestFailure, decide
 from .models import Status
+from .online_inputs import ApiTarget
 
 #: The public API, used when neither the input nor ``GITHUB_API_URL`` names one.
 PUBLIC_API_URL = "https://api.github.com"
@@ -158,6 +159,19 @@ class CommentFetcher:
         self._lock = threading.Lock()
         self._rate_limit_waited = 0.0
         self.requests_made = 0
+
+    @classmethod
+    def for_target(cls, target: ApiTarget, token: str | None) -> CommentFetcher:
+        """A fetcher for validated online inputs (any mode) and a token (``None``: none)."""
+        return cls(
+            ApiSettings(
+                repository=target.repository,
+                api_url=target.api_url,
+                token=token or None,
+                timeout=target.timeout,
+                max_wait=target.max_wait,
+            )
+        )
 
     @property
     def repository(self) -> str:

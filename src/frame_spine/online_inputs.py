@@ -69,7 +69,38 @@ def check_seconds(value: Any, field: str) -> int:
     return int(text)
 
 
-class OnlineTarget(BaseModel):
+class ApiTarget(BaseModel):
+    """Where an online mode fetches from: the inputs every online mode shares.
+
+    Attributes:
+        repository: ``OWNER/NAME``. api_url: the REST API root (``http(s)://host[/path]``).
+        timeout: seconds per request, 1-600. max_wait: seconds of rate-limit waiting, 0-3600.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    repository: str
+    api_url: str
+    timeout: int = 10
+    max_wait: int = 60
+
+    @field_validator("repository", mode="before")
+    @classmethod
+    def _check_repository(cls, value: Any) -> str:
+        return check_repository(value)
+
+    @field_validator("api_url", mode="before")
+    @classmethod
+    def _check_api_url(cls, value: Any) -> str:
+        return check_api_url(value)
+
+    @field_validator("timeout", "max_wait", mode="before")
+    @classmethod
+    def _check_seconds(cls, value: Any, info: ValidationInfo) -> int:
+        return check_seconds(value, info.field_name or "")
+
+
+class OnlineTarget(ApiTarget):
     """Validated "where to fetch" inputs of an online lookup (SPEC 5 input checks, SPEC 8).
 
     Attributes:
@@ -81,19 +112,8 @@ class OnlineTarget(BaseModel):
         timeout: seconds per request, 1-600. max_wait: seconds of rate-limit waiting, 0-3600.
     """
 
-    model_config = ConfigDict(frozen=True)
-
-    repository: str
     plan_comment_id: int
     slices_comment_id: int | Literal["auto"] | None = None
-    api_url: str
-    timeout: int = 10
-    max_wait: int = 60
-
-    @field_validator("repository", mode="before")
-    @classmethod
-    def _check_repository(cls, value: Any) -> str:
-        return check_repository(value)
 
     @field_validator("plan_comment_id", mode="before")
     @classmethod
@@ -109,16 +129,6 @@ class OnlineTarget(BaseModel):
         if isinstance(value, str) and value.strip().lower() == AUTO:
             return AUTO
         return parse_positive_id(value, "slices-comment-id")
-
-    @field_validator("api_url", mode="before")
-    @classmethod
-    def _check_api_url(cls, value: Any) -> str:
-        return check_api_url(value)
-
-    @field_validator("timeout", "max_wait", mode="before")
-    @classmethod
-    def _check_seconds(cls, value: Any, info: ValidationInfo) -> int:
-        return check_seconds(value, info.field_name or "")
 
 
 def validate_online_inputs(
@@ -176,37 +186,16 @@ def validate_online_inputs(
     return target, request
 
 
-class ValidateTarget(BaseModel):
+class ValidateTarget(ApiTarget):
     """Validated inputs of an online validation (SPEC 9 ``frame-spine validate --repo``).
 
     Either ``plan_comment_id`` (with an optional ``slices_comment_id``) or ``issue_number``
     alone (discovery) must be given; ``issue_number`` may accompany a plan id.
     """
 
-    model_config = ConfigDict(frozen=True)
-
-    repository: str
-    api_url: str
     plan_comment_id: int | None = None
     slices_comment_id: int | None = None
     issue_number: int | None = None
-    timeout: int = 10
-    max_wait: int = 60
-
-    @field_validator("repository", mode="before")
-    @classmethod
-    def _check_repository(cls, value: Any) -> str:
-        return check_repository(value)
-
-    @field_validator("api_url", mode="before")
-    @classmethod
-    def _check_api_url(cls, value: Any) -> str:
-        return check_api_url(value)
-
-    @field_validator("timeout", "max_wait", mode="before")
-    @classmethod
-    def _check_seconds(cls, value: Any, info: ValidationInfo) -> int:
-        return check_seconds(value, info.field_name or "")
 
     @field_validator("plan_comment_id", "slices_comment_id", "issue_number", mode="before")
     @classmethod
@@ -240,7 +229,7 @@ def validate_target_inputs(**inputs: Any) -> ValidateTarget | LookupResult:
     return target
 
 
-class AuditTarget(BaseModel):
+class AuditTarget(ApiTarget):
     """Validated inputs of an audit (SPEC 9 ``frame-spine audit``, SPEC 11).
 
     Attributes:
@@ -249,29 +238,8 @@ class AuditTarget(BaseModel):
         since: a contract timestamp: only comments updated since then are listed.
     """
 
-    model_config = ConfigDict(frozen=True)
-
-    repository: str
-    api_url: str
     state: Literal["open", "closed", "all"] = "open"
     since: str | None = None
-    timeout: int = 10
-    max_wait: int = 60
-
-    @field_validator("repository", mode="before")
-    @classmethod
-    def _check_repository(cls, value: Any) -> str:
-        return check_repository(value)
-
-    @field_validator("api_url", mode="before")
-    @classmethod
-    def _check_api_url(cls, value: Any) -> str:
-        return check_api_url(value)
-
-    @field_validator("timeout", "max_wait", mode="before")
-    @classmethod
-    def _check_seconds(cls, value: Any, info: ValidationInfo) -> int:
-        return check_seconds(value, info.field_name or "")
 
     @field_validator("state", mode="before")
     @classmethod

@@ -9,6 +9,7 @@ whole summary stays under :data:`SUMMARY_LIMIT` bytes, with a visible truncation
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -194,33 +195,24 @@ def validation_summary(
         )
     else:
         headline = f"### frame-spine validate: `{escape_cell(result.status)}`\n\n"
-    rows = [
+    facts = [
         ("Repository", escape_cell(repository) if repository else "—"),
         ("Plan comment", _link(plan)),
         ("Sibling comment", _link(sibling)),
     ]
     if result.message:
-        rows.append(("Message", escape_cell(result.message)))
-    head = headline + "| | |\n|---|---|\n" + "".join(f"| {k} | {v} |\n" for k, v in rows)
+        facts.append(("Message", escape_cell(result.message)))
+    head = headline + "| | |\n|---|---|\n" + "".join(f"| {k} | {v} |\n" for k, v in facts)
     if not result.findings:
         return _clip_utf8(head, limit)
     table = "\n| Severity | Code | Where | Message |\n|---|---|---|---|\n"
-    note = (
-        "\n> [!WARNING]\n> {left} more findings are not shown here; the `result` output has all.\n"
+    rows = (
+        f"| {_SEVERITY_ICONS[finding.severity.value]} | {escape_cell(finding.code)} | "
+        f"{escape_cell(where(finding))} | {escape_cell(finding.message)} |\n"
+        for finding in result.findings
     )
-    room = limit - len((head + table).encode("utf-8")) - len(note.encode("utf-8")) - 20
-    lines: list[str] = []
-    for index, finding in enumerate(result.findings):
-        row = (
-            f"| {_SEVERITY_ICONS[finding.severity.value]} | {escape_cell(finding.code)} | "
-            f"{escape_cell(where(finding))} | {escape_cell(finding.message)} |\n"
-        )
-        size = len(row.encode("utf-8"))
-        if size > room:
-            return head + table + "".join(lines) + note.format(left=len(result.findings) - index)
-        room -= size
-        lines.append(row)
-    return head + table + "".join(lines)
+    note = "{left} more findings are not shown here; the `result` output has all."
+    return _table_within(head + table, rows, len(result.findings), note, limit)
 
 
 def audit_summary(report: AuditReport, *, limit: int = SUMMARY_LIMIT) -> str:
@@ -251,24 +243,29 @@ def audit_summary(report: AuditReport, *, limit: int = SUMMARY_LIMIT) -> str:
         "\n| Issue | Plan comment | State | Spine generated_at | Sibling stamp | Duplicates "
         "| Errors | Warnings |\n|---|---|---|---|---|---|---|---|\n"
     )
-    note = "\n> [!WARNING]\n> {left} more plans are not shown here; the report has all.\n"
-    room = limit - len((head + table).encode("utf-8")) - len(note.encode("utf-8")) - 20
-    rows: list[str] = []
-    for index, plan in enumerate(report.plans):
-        icon = (
-            "✅"
-            if plan.state.value == "fresh"
-            else ("💤" if plan.state.value == "no-spine" else "⚠️")
-        )
-        row = (
-            f"| #{plan.issue} | {_link(CommentLink(plan.plan_comment_id, plan.plan_url))} | "
-            f"{icon} {plan.state.value} | {escape_cell(plan.generated_at or '—')} | "
-            f"{escape_cell(plan.sibling_generated_at or '—')} | "
-            f"{'yes' if plan.duplicate_plans else 'no'} | {plan.errors} | {plan.warnings} |\n"
-        )
+    icons = {"fresh": "✅", "no-spine": "💤"}
+    rows = (
+        f"| #{plan.issue} | {_link(CommentLink(plan.plan_comment_id, plan.plan_url))} | "
+        f"{icons.get(plan.state.value, '⚠️')} {plan.state.value} | "
+        f"{escape_cell(plan.generated_at or '—')} | "
+        f"{escape_cell(plan.sibling_generated_at or '—')} | "
+        f"{'yes' if plan.duplicate_plans else 'no'} | {plan.errors} | {plan.warnings} |\n"
+        for plan in report.plans
+    )
+    note = "{left} more plans are not shown here; the report has all."
+    return _table_within(head + table, rows, len(report.plans), note, limit)
+
+
+def _table_within(head: str, rows: Iterable[str], total: int, note: str, limit: int) -> str:
+    """``head`` and as many ``rows`` as fit in ``limit`` UTF-8 bytes; when some do not fit,
+    a visible warning (``note``, with ``{left}``) says how many are left out."""
+    warning = "\n> [!WARNING]\n> " + note + "\n"
+    room = limit - len(head.encode("utf-8")) - len(warning.encode("utf-8")) - 20
+    kept: list[str] = []
+    for row in rows:
         size = len(row.encode("utf-8"))
         if size > room:
-            return head + table + "".join(rows) + note.format(left=len(report.plans) - index)
+            return head + "".join(kept) + warning.format(left=total - len(kept))
         room -= size
-        rows.append(row)
-    return head + table + "".join(rows)
+        kept.append(row)
+    return head + "".join(kept)
