@@ -204,6 +204,16 @@ def _write_in_workspace(workspace: str, relative: str, text: str, name: str) -> 
     return target.relative_to(root).as_posix()
 
 
+def _api_url(inputs: Mapping[str, str], environ: Mapping[str, str]) -> str:
+    """``api-url``, else the runner's ``GITHUB_API_URL``, else the public API (SPEC 8)."""
+    return inputs["api-url"] or environ.get("GITHUB_API_URL") or PUBLIC_API_URL
+
+
+def _repository(inputs: Mapping[str, str], environ: Mapping[str, str]) -> str:
+    """``repository``, else the runner's ``GITHUB_REPOSITORY`` (SPEC 8)."""
+    return inputs["repository"] or environ.get("GITHUB_REPOSITORY", "")
+
+
 def step_exit_code(fail_on: str, *, failed: bool, not_ok: bool) -> int:
     """The step's exit code under ``fail-on`` (SPEC 8): 1 fails the step.
 
@@ -232,10 +242,10 @@ def _lookup_report(
     inputs: Mapping[str, str], environ: Mapping[str, str], settings: StepSettings
 ) -> StepReport:
     validated = validate_online_inputs(
-        repository=inputs["repository"] or environ.get("GITHUB_REPOSITORY", ""),
+        repository=_repository(inputs, environ),
         plan_comment_id=inputs["plan-comment-id"],
         slices_comment_id=inputs["slices-comment-id"],
-        api_url=inputs["api-url"] or environ.get("GITHUB_API_URL") or PUBLIC_API_URL,
+        api_url=_api_url(inputs, environ),
         step_id=inputs["step-id"],
         generated_at=inputs["generated-at"],
         spine_digest=inputs["spine-digest"],
@@ -349,8 +359,8 @@ def _validate_report(
     from .validate_online import OnlineValidation, failed_result, validate_online
 
     target = validate_target_inputs(
-        repository=inputs["repository"] or environ.get("GITHUB_REPOSITORY", ""),
-        api_url=inputs["api-url"] or environ.get("GITHUB_API_URL") or PUBLIC_API_URL,
+        repository=_repository(inputs, environ),
+        api_url=_api_url(inputs, environ),
         plan_comment_id=inputs["plan-comment-id"],
         slices_comment_id=inputs["slices-comment-id"],
         issue_number=inputs["issue-number"],
@@ -424,10 +434,10 @@ def _audit_report(
     from .render import json_line
     from .render_audit import audit_dict, audit_json
 
-    repository = inputs["repository"] or environ.get("GITHUB_REPOSITORY", "")
+    repository = _repository(inputs, environ)
     target = validate_audit_inputs(
         repository=repository,
-        api_url=inputs["api-url"] or environ.get("GITHUB_API_URL") or PUBLIC_API_URL,
+        api_url=_api_url(inputs, environ),
         state=inputs["issue-state"],
         since=inputs["since"],
         timeout=inputs["timeout"] or "10",

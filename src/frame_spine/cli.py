@@ -190,6 +190,13 @@ def read_body(path: str, flag: str) -> str | LookupResult:
         )
 
 
+def _api_url(args: argparse.Namespace) -> str:
+    """The REST API root: ``--api-url``, else ``GITHUB_API_URL``, else the public API."""
+    from .github_api import PUBLIC_API_URL
+
+    return str(args.api_url or os.environ.get("GITHUB_API_URL") or PUBLIC_API_URL)
+
+
 def _token() -> str | None:
     """The token of the online forms: ``GITHUB_TOKEN``, else ``GH_TOKEN``, else none."""
     return os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
@@ -288,11 +295,11 @@ def _run_lookup(parser: argparse.ArgumentParser, args: argparse.Namespace) -> in
 
 def _lookup_online(args: argparse.Namespace) -> LookupResult:
     # Imported here: the offline path must not pay for PyGithub's import.
-    from .github_api import PUBLIC_API_URL, CommentFetcher
+    from .github_api import CommentFetcher
     from .online import lookup_online
     from .online_inputs import validate_online_inputs
 
-    api_url = args.api_url or os.environ.get("GITHUB_API_URL") or PUBLIC_API_URL
+    api_url = _api_url(args)
     validated = validate_online_inputs(
         repository=args.repo,
         plan_comment_id=args.plan_comment_id,
@@ -393,13 +400,13 @@ def _validate_local(args: argparse.Namespace) -> ValidationResult | LookupResult
 
 
 def _validate_online(args: argparse.Namespace) -> ValidationResult:
-    from .github_api import PUBLIC_API_URL, CommentFetcher
+    from .github_api import CommentFetcher
     from .online_inputs import validate_target_inputs
     from .validate_online import failed_result, validate_online
 
     target = validate_target_inputs(
         repository=args.repo,
-        api_url=args.api_url or os.environ.get("GITHUB_API_URL") or PUBLIC_API_URL,
+        api_url=_api_url(args),
         plan_comment_id=args.plan_comment_id,
         slices_comment_id=args.slices_comment_id,
         issue_number=args.issue_number,
@@ -415,13 +422,13 @@ def _run_audit(args: argparse.Namespace) -> int:
     # Imported here: only audits pay for audit mode and PyGithub.
     from .audit import AuditReport
     from .audit_online import audit_online
-    from .github_api import PUBLIC_API_URL, CommentFetcher
+    from .github_api import CommentFetcher
     from .online_inputs import validate_audit_inputs
     from .render_audit import audit_json, audit_text
 
     target = validate_audit_inputs(
         repository=args.repo,
-        api_url=args.api_url or os.environ.get("GITHUB_API_URL") or PUBLIC_API_URL,
+        api_url=_api_url(args),
         state=args.state,
         since=args.since,
         timeout=args.timeout,
