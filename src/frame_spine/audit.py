@@ -14,8 +14,8 @@ from pydantic import BaseModel, ConfigDict
 
 from .blocks import SPINE, CommentScan, scan_comment
 from .comments import FetchedComment, recency
-from .lookup import ScannedComments
-from .spine import Spine, parse_spine
+from .lookup import CurrentSpine, ScannedComments, current_spine
+from .spine import Spine
 from .validate import Finding, Severity, ValidationResult, error, validate_scanned
 
 CLEAN = "clean"
@@ -105,11 +105,8 @@ class IssuePlans:
     def spine(self) -> Spine | None:
         """The newest plan's one valid spine, or ``None`` (parsed once, then remembered)."""
         if self._spine is None:
-            spines = [block for block in self.scan.blocks if block.name == SPINE]
-            parsed = (
-                parse_spine(spines[0].payload, spines[0].payload_line) if len(spines) == 1 else None
-            )
-            self._spine = (parsed.spine if parsed is not None else None,)
+            found = current_spine(ScannedComments(self.scan))
+            self._spine = (found.spine if isinstance(found, CurrentSpine) else None,)
         return self._spine[0]
 
     def pointer(self) -> int | None:

@@ -31,13 +31,8 @@ class OnlineLookup:
     sibling: FetchedComment | None = None
 
 
-def issue_of(comment: FetchedComment) -> int | None:
-    """The issue number in a comment's ``issue_url`` (``.../issues/N``), or ``None``."""
-    return comment.issue_number
-
-
 def _issue_url_problem(comment: FetchedComment, role: str, issue_number: int) -> str | None:
-    actual = issue_of(comment)
+    actual = comment.issue_number
     if actual == issue_number:
         return None
     named = f"issue #{actual}" if actual is not None else "no issue"

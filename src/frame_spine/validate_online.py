@@ -10,14 +10,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from .blocks import SPINE, scan_comment
+from .blocks import scan_comment
 from .comments import FetchedComment, recency
 from .github_api import CommentFetcher, FetchFailure
-from .lookup import ScannedComments
+from .lookup import CurrentSpine, ScannedComments, current_spine
 from .models import LookupResult, Status
-from .online import issue_of
 from .online_inputs import ValidateTarget
-from .spine import parse_spine
 from .validate import Finding, ValidationResult, error, validate_scanned, warning
 
 
@@ -117,12 +115,12 @@ def validate_online(target: ValidateTarget, fetcher: CommentFetcher) -> OnlineVa
             else:
                 sibling = fetched
 
-    number = target.issue_number if target.issue_number is not None else issue_of(plan)
-    if target.issue_number is not None and issue_of(plan) != target.issue_number:
+    number = target.issue_number if target.issue_number is not None else plan.issue_number
+    if target.issue_number is not None and plan.issue_number != target.issue_number:
         extra.append(
             error(
                 "plan-identity-mismatch",
-                f"plan comment {plan.id} belongs to issue #{issue_of(plan)} (its issue_url), "
+                f"plan comment {plan.id} belongs to issue #{plan.issue_number} (its issue_url), "
                 f"not to issue #{target.issue_number}",
                 comment="plan",
             )
@@ -130,11 +128,8 @@ def validate_online(target: ValidateTarget, fetcher: CommentFetcher) -> OnlineVa
 
     plan_scan = scan_comment(plan.body)
     if target.slices_comment_id is None:
-        spines = [block for block in plan_scan.blocks if block.name == SPINE]
-        pointer = None
-        if len(spines) == 1:
-            parsed = parse_spine(spines[0].payload, spines[0].payload_line)
-            pointer = parsed.spine.slice_comment_id if parsed.spine is not None else None
+        spine = current_spine(ScannedComments(plan_scan))
+        pointer = spine.spine.slice_comment_id if isinstance(spine, CurrentSpine) else None
         if pointer is not None:
             fetched = fetcher.fetch(int(pointer), "sibling")
             if isinstance(fetched, FetchFailure):
@@ -143,11 +138,11 @@ def validate_online(target: ValidateTarget, fetcher: CommentFetcher) -> OnlineVa
             else:
                 sibling = fetched
 
-    if sibling is not None and number is not None and issue_of(sibling) != number:
+    if sibling is not None and number is not None and sibling.issue_number != number:
         extra.append(
             error(
                 "sibling-identity-mismatch",
-                f"sibling comment {sibling.id} belongs to issue #{issue_of(sibling)} (its "
+                f"sibling comment {sibling.id} belongs to issue #{sibling.issue_number} (its "
                 f"issue_url), not to issue #{number}",
                 comment="sibling",
             )
