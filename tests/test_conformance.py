@@ -35,7 +35,7 @@ def library_lookup(case: Case) -> LookupResult:
 
 
 def test_corpus_has_every_case() -> None:
-    assert len(CASES) == 59
+    assert len(CASES) == 62
 
 
 def test_case_through_library(case: Case) -> None:
