@@ -35,7 +35,7 @@ def _header_problem(token: str) -> str | None:
     return None
 
 
-def clean_token(raw: str | None) -> str | None | TokenProblem:
+def clean_token(raw: str | None) -> str | TokenProblem | None:
     """Clean a token as read from an input or the environment (SPEC 6 "The wire, exactly").
 
     Args:
