@@ -24,10 +24,12 @@ from github.Requester import Requester
 from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from . import __version__
+from .auth_token import TokenProblem, clean_token
 from .comments import FetchedComment
 from .fetch_policy import GiveUp, RequestFailure, decide
 from .models import Status
 from .online_inputs import ApiTarget
+from .request_log import RequestListener
 
 #: The public API, used when neither the input nor ``GITHUB_API_URL`` names one.
 PUBLIC_API_URL = "https://api.github.com"
@@ -152,25 +154,59 @@ class CommentFetcher:
         *,
         sleep: Callable[[float], None] = time.sleep,
         clock: Callable[[], float] = time.time,
+        on_request: RequestListener | None = None,
+        token_problem: TokenProblem | None = None,
     ) -> None:
         self._settings = settings
         self._sleep = sleep
         self._clock = clock
         self._lock = threading.Lock()
         self._rate_limit_waited = 0.0
+        self._on_request = on_request
+        self._token_problem = token_problem
         self.requests_made = 0
 
     @classmethod
-    def for_target(cls, target: ApiTarget, token: str | None) -> CommentFetcher:
-        """A fetcher for validated online inputs (any mode) and a token (``None``: none)."""
+    def for_target(
+        cls,
+        target: ApiTarget,
+        token: str | None,
+        *,
+        on_request: RequestListener | None = None,
+    ) -> CommentFetcher:
+        """A fetcher for validated online inputs (any mode) and a raw token.
+
+        Args:
+            target: the validated online inputs.
+            token: the token as given (``None`` or blank: unauthenticated); surrounding
+                whitespace is removed (:func:`frame_spine.auth_token.clean_token`). A token
+                that an HTTP header cannot carry makes every fetch ``gh-auth-expired`` without
+                a request.
+            on_request: called with a :class:`~frame_spine.request_log.RequestRecord` per
+                request (debug logging, SPEC 8).
+        """
+        cleaned = clean_token(token)
+        problem = cleaned if isinstance(cleaned, TokenProblem) else None
         return cls(
             ApiSettings(
                 repository=target.repository,
                 api_url=target.api_url,
-                token=token or None,
+                token=cleaned if isinstance(cleaned, str) else None,
                 timeout=target.timeout,
                 max_wait=target.max_wait,
-            )
+            ),
+            on_request=on_request,
+            token_problem=problem,
+        )
+
+    def _refused(self, what: str) -> FetchFailure | None:
+        """``gh-auth-expired`` without a request when the token cannot be sent (SPEC 6)."""
+        if self._token_problem is None:
+            return None
+        return FetchFailure(
+            Status.GH_AUTH_EXPIRED,
+            f"{what}: {self._token_problem.message}, which an HTTP header cannot carry: "
+            "no request was made; fix the token",
         )
 
     @property
@@ -251,6 +287,9 @@ class CommentFetcher:
             Never raises.
         """
         what = f"{role} comment {comment_id} in {self._settings.repository}"
+        refused = self._refused(what)
+        if refused is not None:
+            return refused
         client = self._client()
         try:
             return self._retrying(what, lambda: self._get_once(client, comment_id))
@@ -278,6 +317,10 @@ class CommentFetcher:
         parameters: dict[str, Any],
         read: Callable[[Any], list[T]],
     ) -> Iterator[list[T] | FetchFailure]:
+        refused = self._refused(what)
+        if refused is not None:
+            yield refused
+            return
         client = self._client()
         requester = client.requester
         url: str | None = f"{requester.base_url}/repos/{self._settings.repository}/{path}"
