@@ -332,3 +332,83 @@ def test_audit_mode_fetch_failure(fake_github: FakeGitHub, tmp_path: Path) -> No
         run.outputs["message"]
         == f"the issue comments of {REPO}: the GitHub API answered HTTP 500 3 times: boom"
     )
+
+
+# ---- live listings: a comment on two pages counts once (SPEC 11) --------------------------------
+
+
+def test_a_plan_listed_twice_in_two_versions_counts_once() -> None:
+    collector = PlanCollector()
+    older = comment(2, plan(5, spine(3)), 5, "2026-05-01T00:00:00Z")
+    edited = comment(2, plan(5, spine(None) + "\n\n" + slices()), 5, "2026-05-02T00:00:00Z")
+    collector.add([older, comment(3, sibling(5, STAMP), 5)])
+    collector.add([edited])
+    assert (collector.plans[5].newest, collector.plans[5].count) == (edited, 1)
+    # The other way round (the newer version on the earlier page): the newer one stays.
+    reversed_order = PlanCollector()
+    reversed_order.add([edited])
+    reversed_order.add([older])
+    assert (reversed_order.plans[5].newest, reversed_order.plans[5].count) == (edited, 1)
+
+
+def test_a_sibling_listed_twice_keeps_its_newest_version() -> None:
+    collector = PlanCollector()
+    unstamped = comment(3, sibling(5, None), 5, "2026-05-01T00:00:00Z")
+    stamped = comment(3, sibling(5, STAMP), 5, "2026-05-02T00:00:00Z")
+    collector.add([stamped])
+    collector.add([unstamped])
+    assert collector.siblings[3][0] == stamped
+
+
+def test_a_listing_that_shifts_between_pages_is_de_duplicated(fake_github: FakeGitHub) -> None:
+    # 150 comments in ascending ids: page 1 holds ids 1001..1100. A comment created while page
+    # 1 is served shifts the offsets, so page 2 starts again with id 1100: a plan comment.
+    for offset in range(150):
+        comment_id = 1001 + offset
+        if comment_id == 1100:
+            body = plan(5, spine(None) + "\n\n" + slices())
+        else:
+            body = f"chatter {comment_id}"
+        fake_github.add_comment(comment_id, body, 5 if comment_id == 1100 else 6)
+    serve_listing = fake_github._listing
+
+    def listing_that_shifts(request, repo, issue):  # type: ignore[no-untyped-def]
+        response = serve_listing(request, repo, issue)
+        if request.args.get("page") is None:
+            fake_github.add_comment(500, "created during the scan", 6)
+        return response
+
+    fake_github._listing = listing_that_shifts  # type: ignore[method-assign]
+    report, code = audit(fake_github, "--state", "all")
+    listed = listing_requests(fake_github, f"/repos/{REPO}/issues/comments")
+    assert len(listed) == 2
+    assert (code, report["status"]) == (0, "clean")
+    assert [(p["issue"], p["plan_comment_id"], p["duplicate_plans"]) for p in report["plans"]] == [  # type: ignore[union-attr]
+        (5, 1100, False)
+    ]
+
+
+def test_a_plan_with_a_5000_step_dependency_chain_is_audited(fake_github: FakeGitHub) -> None:
+    steps = 5000
+    lines = [
+        "<!-- frame-spine",
+        "spine_schema_version: 2",
+        f"generated_at: {STAMP}",
+        "ports:",
+        "  code: [" + ", ".join(f"s{i}" for i in range(1, steps + 1)) + "]",
+        "slices:",
+    ]
+    for i in range(1, steps + 1):
+        deps = f"s{i + 1}" if i < steps else ""
+        lines += [f"  s{i}:", "    ac_refs: []", f"    depends_on: [{deps}]", "    cycle: 1"]
+    blocks = [
+        f"<!-- frame-slice\nstep_id: s{i}\nprovides: [code]\n-->" for i in range(1, steps + 1)
+    ]
+    fake_github.add_comment(10, plan(5, "\n".join([*lines, "-->", *blocks])), 5)
+    fake_github.add_comment(11, plan(6, spine(None, broken=True) + "\n\n" + slices()), 6)
+    report, code = audit(fake_github, "--state", "all")
+    assert (code, report["status"]) == (1, "findings")
+    assert [(p["issue"], p["state"], p["errors"]) for p in report["plans"]] == [  # type: ignore[union-attr]
+        (5, "fresh", 0),
+        (6, "invalid", 1),
+    ]

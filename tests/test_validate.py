@@ -829,6 +829,55 @@ def test_dependency_cycles_each_reported_once() -> None:
     ]
 
 
+# --- rules stay iterative and linear (SPEC 10: chains as long as a comment can hold) --------
+
+CHAIN = 5000
+
+
+def chain_plan(depends_on: dict[int, str]) -> str:
+    """A plan of ``CHAIN`` steps s1..sN, one port routing to all, one slice block each;
+    ``depends_on[i]`` is step i's list (``[]`` when absent). s1's depends_on is line 11 and
+    each further step's 4 lines later."""
+    lines = ["ports:", "  p: [" + ", ".join(f"s{i}" for i in range(1, CHAIN + 1)) + "]", "slices:"]
+    for i in range(1, CHAIN + 1):
+        lines += entry(f"s{i}", depends_on=depends_on.get(i, "[]"))
+    blocks = []
+    for i in range(1, CHAIN + 1):
+        blocks += slice_block(f"s{i}", "provides: [p]")
+    return plan(*spine(*lines), *blocks)
+
+
+def depends_on_line(step: int) -> int:
+    return 11 + 5 * (step - 1)
+
+
+def test_dependency_chain_of_5000_steps_is_valid() -> None:
+    # Each step depends on the next: the walk goes 5,000 steps deep (a RecursionError before).
+    result = validate(chain_plan({i: f"[s{i + 1}]" for i in range(1, CHAIN)}))
+    check(result, [])
+
+
+def test_dependency_cycle_through_5000_steps_is_one_finding() -> None:
+    depends = {i: f"[s{i + 1}]" for i in range(1, CHAIN)} | {CHAIN: "[s1]"}
+    result = validate(chain_plan(depends))
+    check(result, [(E, "dependency-cycle", "plan", depends_on_line(1), "s1", None)])
+    steps = " -> ".join(f"s{i}" for i in range(1, CHAIN + 1))
+    assert messages(result) == [f"dependency cycle: {steps} -> s1"]
+
+
+def test_dependency_cycles_beyond_20_are_counted_in_one_finding() -> None:
+    # Every step depends on the next and on s1: 5,000 cycles through s1, each longer.
+    depends = {i: f"[s{i + 1}, s1]" for i in range(1, CHAIN)} | {CHAIN: "[s1]"}
+    result = validate(chain_plan(depends))
+    # The walk meets the longest cycle first (s5000 -> s1), then the shorter ones on the way
+    # back: s4999 -> s1, ...; the first one not listed is closed at s1 by s4980.
+    expected = [(E, "dependency-cycle", "plan", depends_on_line(1), "s1", None)] * 21
+    check(result, expected)
+    listed = messages(result)[:20]
+    assert [len(message.split(" -> ")) for message in listed] == [CHAIN + 1 - k for k in range(20)]
+    assert messages(result)[20] == "4980 more dependency cycles (only the first 20 are listed)"
+
+
 @pytest.mark.parametrize(
     "coverage",
     ["partial", "exploratory", "exploratory -", "exploratory: spike", "Complete"],

@@ -95,12 +95,22 @@ class AuditReport(BaseModel):
 
 @dataclass
 class IssuePlans:
-    """An issue's newest plan comment (and its scan), and how many plan comments it has."""
+    """An issue's newest plan comment (and its scan), and the ids of all its plan comments.
+
+    Attributes:
+        newest: the newest plan comment (by ``updated_at``, then id). scan: its scan.
+        ids: the ids of every distinct plan comment of the issue seen in the listing.
+    """
 
     newest: FetchedComment
     scan: CommentScan
-    count: int = 1
+    ids: set[int] = field(default_factory=set)
     _spine: tuple[Spine | None] | None = None
+
+    @property
+    def count(self) -> int:
+        """How many distinct plan comments the issue has (SPEC 11 ``duplicate_plans``)."""
+        return len(self.ids)
 
     def spine(self) -> Spine | None:
         """The newest plan's one valid spine, or ``None`` (parsed once, then remembered)."""
@@ -121,10 +131,12 @@ class IssuePlans:
 class PlanCollector:
     """Collects, page by page, what an audit needs from a repository's comment listing.
 
-    Keeps, per issue, only the newest plan comment (by ``updated_at``, then id) and how many
-    plan comments the issue has; and every comment carrying a ``frame-slices-N`` marker line
-    (a sibling candidate), by id. Everything else is dropped as soon as its page is read, so
-    memory is bounded by the plan and sibling bodies kept.
+    Keeps, per issue, only the newest plan comment (by ``updated_at``, then id) and the ids of
+    its plan comments; and every comment carrying a ``frame-slices-N`` marker line (a sibling
+    candidate), by id. Everything else is dropped as soon as its page is read, so memory is
+    bounded by the plan and sibling bodies kept. The listing is offset-paginated over live
+    data, so a comment edited during the scan can come twice: each comment id counts once,
+    in its newest version (SPEC 11).
 
     Attributes:
         issues: when not ``None``, only comments on these issue numbers are kept.
@@ -147,15 +159,17 @@ class PlanCollector:
                 continue
             scan = scan_comment(body)
             if scan.marker_values("frame-slices"):
-                self.siblings[comment.id] = (comment, scan)
+                listed = self.siblings.get(comment.id)
+                if listed is None or recency(comment) >= recency(listed[0]):
+                    self.siblings[comment.id] = (comment, scan)
             if scan.marker_values("plan-issue"):
                 known = self.plans.get(issue)
                 if known is None:
-                    self.plans[issue] = IssuePlans(comment, scan)
+                    self.plans[issue] = IssuePlans(comment, scan, {comment.id})
                 else:
-                    known.count += 1
+                    known.ids.add(comment.id)
                     if recency(comment) > recency(known.newest):
-                        self.plans[issue] = IssuePlans(comment, scan, known.count)
+                        self.plans[issue] = IssuePlans(comment, scan, known.ids)
 
     def pointers(self) -> dict[int, int]:
         """Each issue's spine pointer (``slice_comment_id``) that the listing does not hold,

@@ -9,6 +9,7 @@ comment, the step and the port.
 from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
@@ -374,36 +375,77 @@ def _step_lines(spine: Spine) -> dict[str, int]:
     return lines
 
 
-def _cycles(spine: Spine) -> list[list[str]]:
-    """Every dependency cycle among the spine's slices, each once, in spine order."""
-    graph = {entry.step: [d for d in entry.depends_on] for entry in spine.slices}
+#: Dependency cycles listed one by one; the rest are counted in one more finding, so the
+#: work stays linear in the plan however many cycles it holds (SPEC 10).
+MAX_LISTED_CYCLES = 20
+
+
+@dataclass(frozen=True, slots=True)
+class _Cycles:
+    """The dependency cycles met by one depth-first walk (see :func:`_cycles`).
+
+    Attributes:
+        listed: the first :data:`MAX_LISTED_CYCLES` cycles, each rotated to start at its
+            earliest step in ``slices:`` order.
+        unlisted: how many more cycles the walk met. first_unlisted: the step that closes the
+            first of them (``None`` when there are none).
+    """
+
+    listed: list[list[str]]
+    unlisted: int
+    first_unlisted: str | None
+
+
+def _cycles(spine: Spine) -> _Cycles:
+    """The dependency cycles among the spine's slices, each once, in spine order (SPEC 10).
+
+    An iterative depth-first walk from each slice in ``slices:`` order: every edge to a step
+    still on the walk's path closes one cycle (the path from that step). No recursion, so a
+    ``depends_on`` chain as long as a comment can hold is fine; time is linear in steps plus
+    dependencies, plus the length of the listed cycles.
+    """
+    graph = {entry.step: entry.depends_on for entry in spine.slices}
     order = {entry.step: index for index, entry in enumerate(spine.slices)}
-    cycles: list[list[str]] = []
-    seen: set[tuple[str, ...]] = set()
-    state: dict[str, int] = {}  # 1 = on the stack, 2 = done
-
-    def visit(step: str, path: list[str]) -> None:
-        state[step] = 1
-        path.append(step)
-        for dep in graph.get(step, []):
-            if dep not in graph:
+    listed: list[list[str]] = []
+    closed: set[tuple[str, str]] = set()
+    unlisted = 0
+    first_unlisted: str | None = None
+    done: set[str] = set()
+    position: dict[str, int] = {}  # step -> its index in ``path`` while on it
+    path: list[str] = []
+    for root in graph:
+        if root in done:
+            continue
+        path.append(root)
+        position[root] = 0
+        pending = [iter(graph[root])]
+        while pending:
+            step = path[-1]
+            dependency = next(pending[-1], None)
+            if dependency is None:
+                pending.pop()
+                path.pop()
+                del position[step]
+                done.add(step)
                 continue
-            if state.get(dep) == 1:
-                cycle = path[path.index(dep) :]
+            if dependency not in graph or dependency in done:
+                continue
+            if dependency in position:
+                if (step, dependency) in closed:
+                    continue
+                closed.add((step, dependency))
+                if len(listed) == MAX_LISTED_CYCLES:
+                    unlisted += 1
+                    first_unlisted = first_unlisted or dependency
+                    continue
+                cycle = path[position[dependency] :]
                 start = min(range(len(cycle)), key=lambda i: order[cycle[i]])
-                canonical = tuple(cycle[start:] + cycle[:start])
-                if canonical not in seen:
-                    seen.add(canonical)
-                    cycles.append(list(canonical))
-            elif state.get(dep) is None:
-                visit(dep, path)
-        path.pop()
-        state[step] = 2
-
-    for entry in spine.slices:
-        if entry.step not in state:
-            visit(entry.step, [])
-    return cycles
+                listed.append(cycle[start:] + cycle[:start])
+                continue
+            position[dependency] = len(path)
+            path.append(dependency)
+            pending.append(iter(graph[dependency]))
+    return _Cycles(listed, unlisted, first_unlisted)
 
 
 def _spine_findings(
@@ -527,7 +569,8 @@ def _spine_findings(
     lines = {
         entry.step: entry.property_lines.get("depends_on", entry.line) for entry in spine.slices
     }
-    for cycle in _cycles(spine):
+    cycles = _cycles(spine)
+    for cycle in cycles.listed:
         found.append(
             error(
                 "dependency-cycle",
@@ -535,6 +578,17 @@ def _spine_findings(
                 comment=comment,
                 line=lines[cycle[0]],
                 step=cycle[0],
+            )
+        )
+    if cycles.first_unlisted is not None:
+        found.append(
+            error(
+                "dependency-cycle",
+                f"{cycles.unlisted} more dependency cycles (only the first "
+                f"{MAX_LISTED_CYCLES} are listed)",
+                comment=comment,
+                line=lines[cycles.first_unlisted],
+                step=cycles.first_unlisted,
             )
         )
 
