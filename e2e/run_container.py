@@ -6,13 +6,16 @@ For each scenario: every input of action.yml as ``-e INPUT_<NAME>=...`` (hyphens
 file-command files under a mounted ``/github/file_commands``, the workspace mounted at
 ``/github/workspace`` as the working directory, ``/github/home``, ``GITHUB_API_URL`` pointing
 at the loopback fake (host networking). Checks the exit code, the outputs file (read with an
-independent parser) and the job summary; then times five more runs of the ok scenario and
-prints the image and dependency sizes. Exit 0 only when every check passes.
+independent parser) and the job summary; the workspace belongs to the runner user
+(uid/gid 1001, as on GitHub's runners) and what the container writes there must belong to
+it too (SPEC 8). Then times five more runs of the ok scenario and prints the image and
+dependency sizes. Exit 0 only when every check passes.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import statistics
 import subprocess
@@ -31,6 +34,7 @@ PLAN_ID = "5013464001"
 SIBLING_ID = "5013460780"
 STAMP = "2026-07-18T22:20:00Z"
 SLICE_START = "step_id: s1\ncommit-index: 1\nprovides: [implement-docs]\n"
+RUNNER = (1001, 1001)  # the runner user's uid and gid, owner of the mounted workspace
 
 
 @dataclass
@@ -86,6 +90,7 @@ def podman_run(
         if folder.exists():
             shutil.rmtree(folder)
         folder.mkdir(parents=True)
+    os.chown(work / "workspace", *RUNNER)
     # Modules in the workspace must never be imported by the action (ENTRYPOINT runs -P).
     for name in ("pydantic.py", "github.py", "requests.py"):
         (work / "workspace" / name).write_text(
@@ -163,6 +168,13 @@ def check(scenario: Scenario, image: str, api_url: str, work: Path) -> list[str]
             problems.append("slice-file not written as the slice")
         if outputs["sibling-generated-at"] != STAMP:
             problems.append(f"sibling-generated-at {outputs['sibling-generated-at']!r}")
+        for written in (slice_file.parent, slice_file):
+            info = written.stat()
+            if (info.st_uid, info.st_gid) != RUNNER:
+                problems.append(
+                    f"{written.name} is owned by {info.st_uid}:{info.st_gid}, not by the "
+                    f"workspace's owner {RUNNER[0]}:{RUNNER[1]}"
+                )
     return problems
 
 

@@ -5,8 +5,10 @@ from __future__ import annotations
 
 import json
 import os
+import resource
 import subprocess
 import sys
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -89,12 +91,16 @@ def run_action(
     extra_env: dict[str, str] | None = None,
     drop: tuple[str, ...] = (),
     timeout: float = 120,
+    command_prefix: tuple[str, ...] = (),
+    file_size_limit: int | None = None,
 ) -> ActionRun:
     """Run ``python -m frame_spine.action`` as the runner runs a Docker action's entrypoint.
 
     Every input of action.yml is passed as ``INPUT_<NAME>`` (hyphens kept, upper case) with
     its default unless ``inputs`` overrides it; ``${{ github.* }}`` defaults are resolved the
-    way the runner would (token, repository, API URL).
+    way the runner would (token, repository, API URL). ``command_prefix`` runs the
+    entrypoint through another program (e.g. ``setpriv`` to drop a capability);
+    ``file_size_limit`` caps the size of every file it writes (``RLIMIT_FSIZE``, bytes).
     """
     metadata = action_metadata()
     resolved = {
@@ -144,13 +150,21 @@ def run_action(
     env.update(extra_env or {})
     for name in drop:
         env.pop(name, None)
+    limit: Callable[[], None] | None = None
+    if file_size_limit is not None:
+        size = file_size_limit
+
+        def limit() -> None:
+            resource.setrlimit(resource.RLIMIT_FSIZE, (size, size))
+
     completed = subprocess.run(
-        entrypoint_command(),
+        [*command_prefix, *entrypoint_command()],
         cwd=workspace,
         env=env,
         capture_output=True,
         timeout=timeout,
         check=False,
+        preexec_fn=limit,
     )
     output_text = output_file.read_text("utf-8")
     return ActionRun(

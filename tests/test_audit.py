@@ -284,12 +284,14 @@ def test_audit_mode_in_the_action(
         lines[0]
         == f"frame-spine audit: status findings, {len(repository.states)} plans, 183 requests"
     )
-    assert len(lines) == 1 + 10 + 1  # ten plan annotations, then one count
+    assert len(lines) == 1 + 10 + 1  # ten plan annotations (GitHub shows ten), then one count
     assert lines[1].startswith("::warning title=frame-spine audit%3A ")
+    left = sum(1 for s in repository.states.values() if s not in ("fresh", "no-spine")) - 10
     assert lines[-1] == (
-        "::warning title=frame-spine audit::"
-        f"{sum(1 for s in repository.states.values() if s not in ('fresh', 'no-spine')) - 10} "
-        "more plans with findings: see the job summary and the report"
+        "::notice title=frame-spine%3A annotations left out::"
+        f"{left} more annotations not shown ({left} warnings): GitHub shows at most 10 of each "
+        "kind per step; the `result` output and the report out/audit.json list every plan; "
+        "the job summary lists them as far as its size limit allows"
     )
     assert run.summary.startswith(
         f"### frame-spine audit: `findings` ({len(repository.states)} plans in octo-org/plans)\n"

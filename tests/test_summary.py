@@ -158,3 +158,26 @@ def test_a_findings_table_too_big_is_cut_with_a_note() -> None:
     assert text.endswith(
         f"> [!WARNING]\n> {199 - shown} more findings are not shown here; the `result` output has all.\n"
     )
+
+
+def test_text_that_cannot_be_encoded_is_measured_and_cut_without_error() -> None:
+    # A lone surrogate (which the write turns into U+FFFD, 3 bytes) must not break sizing.
+    broken = LookupResult(
+        status=Status.OK, step_id="s1", generated_at="2026-05-04T14:30:00Z", slice="\ud800" * 2000
+    )
+    text = lookup_summary(
+        broken,
+        repository="o/r",
+        plan=PLAN,
+        sibling=None,
+        dispatched_generated_at=None,
+        whole_slice="in out/s1.md only",
+        limit=4000,
+    )
+    assert len(text.encode("utf-8", "surrogatepass")) <= 4000
+    shown = text.split("```text\n", 1)[1].split("\n```\n", 1)[0]
+    assert set(shown) == {"\ud800"}
+    assert text.endswith(
+        f"> The slice is truncated in this summary: {len(shown) * 3} of 6000 bytes are shown. "
+        "The whole slice is in out/s1.md only.\n"
+    )

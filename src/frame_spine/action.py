@@ -1,32 +1,48 @@
-"""The GitHub Action entrypoint (SPEC 8, 10): inputs -> fetch -> lookup/validate -> outputs.
+"""The GitHub Action entrypoint (SPEC 8, 10, 11): inputs -> fetch -> lookup/validate/audit ->
+outputs.
 
 An edge. Inputs arrive as ``INPUT_<NAME>`` variables with hyphens kept (``INPUT_STEP-ID``) and
-are read with actions-toolkit, then validated here. Every declared output is written to the
-``GITHUB_OUTPUT`` file (random heredoc delimiters, by actions-toolkit) for every status; the
-job summary goes to ``GITHUB_STEP_SUMMARY``; annotations are escaped workflow commands.
-Nothing taken from a comment reaches stdout except inside an escaped annotation.
+are read with actions-toolkit, then validated here. :func:`run_step` decides a
+:class:`~frame_spine.step_report.StepReport` (every declared output for every status, the job
+summary, one log line, annotations) within the limits of
+:func:`~frame_spine.step_report.within_limits`; the only files it writes are ``slice-file``
+and ``report-file`` (:mod:`frame_spine.workspace_files`). :func:`main` writes the report with
+:class:`~frame_spine.step_writer.StepWriter`. Every text emitted passes one
+:class:`~frame_spine.emitted_text.EmittedText` filter (token redaction, valid UTF-8), applied
+where the text is written. Nothing taken from a comment reaches stdout except inside an
+escaped annotation.
 """
 
 from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Mapping
-from dataclasses import dataclass, field
-from pathlib import Path, PurePosixPath
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import PurePosixPath
 from typing import Any, Literal
 
 from actions_toolkit import core
-from actions_toolkit.command import issue_command
 from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator
 
 from .comments import FetchedComment
+from .emitted_text import EmittedText, utf8_size
 from .github_api import PUBLIC_API_URL, CommentFetcher
 from .models import LookupResult, Status, error_result, first_error_message
 from .online import OnlineLookup, lookup_online
-from .online_inputs import validate_online_inputs
-from .render import result_json
-from .summary import CommentLink, audit_summary, lookup_summary, validation_summary
+from .online_inputs import ApiTarget, validate_online_inputs
+from .render import json_line, result_dict
+from .request_log import RequestListener
+from .step_report import OUTPUT_LIMIT, Annotation, StepReport, within_limits
+from .step_writer import FilteredText, StepWriter, debug_enabled
+from .summary import (
+    CommentLink,
+    audit_summary,
+    escape_cell,
+    lookup_summary,
+    validation_summary,
+)
+from .workspace_files import WriteRefused, write_in_workspace
 
 #: Every output of action.yml, in its order; each is set for every status.
 OUTPUT_NAMES = (
@@ -143,31 +159,43 @@ class StepSettings(BaseModel):
 
 
 @dataclass(frozen=True, slots=True)
-class Annotation:
-    """One annotation: ``command`` is ``error``, ``warning`` or ``notice``."""
+class _Step:
+    """One run: its inputs and settings, and the edges the modes share (fetching, files)."""
 
-    command: str
-    title: str
-    message: str
+    inputs: Mapping[str, str]
+    environ: Mapping[str, str]
+    settings: StepSettings
+    emitted: EmittedText
+    on_request: RequestListener | None
 
+    def fetcher(self, target: ApiTarget) -> CommentFetcher:
+        """A fetcher for ``target`` with the ``token`` input and the debug listener."""
+        return CommentFetcher.for_target(target, self.inputs["token"], on_request=self.on_request)
 
-@dataclass(frozen=True, slots=True)
-class StepReport:
-    """Everything one run writes, decided before anything is written.
+    def write(self, relative: str, text: str, input_name: str) -> str | WriteRefused:
+        """Write a file in the workspace (SPEC 8); see :func:`write_in_workspace`."""
+        workspace = self.environ.get("GITHUB_WORKSPACE") or os.getcwd()
+        return write_in_workspace(
+            workspace, relative, text, input_name=input_name, emitted=self.emitted
+        )
 
-    Attributes:
-        outputs: every declared output (``""`` when not applicable).
-        summary: the job summary Markdown. log_line: the one fixed line for stdout.
-        annotations: escaped when written. exit_code: the step's exit code under fail-on.
-        job_summary: whether to write the summary.
-    """
+    def full_list(self, noun: str, places: Sequence[str], command: str) -> str:
+        """Where every ``noun`` behind the annotations is, for the notice on annotations
+        left out (SPEC 8).
 
-    outputs: dict[str, str]
-    summary: str
-    log_line: str
-    exit_code: int
-    job_summary: bool = True
-    annotations: list[Annotation] = field(default_factory=list)
+        Args:
+            noun: what is listed (``finding``, ``plan``).
+            places: the outputs or files that list every one (empty when the list was too
+                large for ``result``); the job summary, when written, lists as many as fit.
+            command: the command line that prints every one.
+        """
+        summary = "the job summary lists them as far as its size limit allows"
+        if places:
+            where = " and ".join(places)
+            text = f"{where} {'list' if len(places) > 1 else 'lists'} every {noun}"
+            return text + (f"; {summary}" if self.settings.job_summary else "")
+        text = f"there are too many for the `result` output; `{command}` prints every {noun}"
+        return (f"{summary}; " if self.settings.job_summary else "") + text
 
 
 def read_inputs() -> dict[str, str]:
@@ -186,22 +214,6 @@ def _settings(inputs: Mapping[str, str]) -> StepSettings | LookupResult:
         )
     except ValidationError as exc:
         return error_result(first_error_message(exc))
-
-
-def _write_in_workspace(workspace: str, relative: str, text: str, name: str) -> str | LookupResult:
-    """Write ``text`` to ``relative`` under the workspace (``name`` is the input, for
-    messages); returns the workspace-relative path written, or an ``error`` result when the
-    path resolves outside the workspace (a symlink) or cannot be written."""
-    root = Path(workspace).resolve()
-    target = (root / relative).resolve()
-    if root != target and root not in target.parents:
-        return error_result(f"{name} {relative!r} resolves outside the workspace")
-    try:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8", newline="")
-    except OSError as exc:
-        return error_result(f"cannot write {name} {relative!r}: {exc.strerror or exc}")
-    return target.relative_to(root).as_posix()
 
 
 def _api_url(inputs: Mapping[str, str], environ: Mapping[str, str]) -> str:
@@ -238,9 +250,8 @@ def _blank_outputs() -> dict[str, str]:
     return dict.fromkeys(OUTPUT_NAMES, "")
 
 
-def _lookup_report(
-    inputs: Mapping[str, str], environ: Mapping[str, str], settings: StepSettings
-) -> StepReport:
+def _lookup_report(step: _Step) -> StepReport:
+    inputs, environ, settings = step.inputs, step.environ, step.settings
     validated = validate_online_inputs(
         repository=_repository(inputs, environ),
         plan_comment_id=inputs["plan-comment-id"],
@@ -256,22 +267,28 @@ def _lookup_report(
     if isinstance(validated, LookupResult):
         return lookup_report(OnlineLookup(validated), settings)
     target, request = validated
-    fetcher = CommentFetcher.for_target(target, inputs["token"])
-    outcome = lookup_online(target, request, fetcher)
+    outcome = lookup_online(target, request, step.fetcher(target))
+    result = outcome.result
     slice_path: str | None = None
-    if settings.slice_file is not None and outcome.result.slice is not None:
-        workspace = environ.get("GITHUB_WORKSPACE") or os.getcwd()
-        written = _write_in_workspace(
-            workspace, settings.slice_file, outcome.result.slice, "slice-file"
-        )
-        if isinstance(written, LookupResult):
-            outcome = OnlineLookup(written, outcome.plan, outcome.sibling)
-        else:
-            slice_path = written
+    failure: str | None = None
+    if result.slice is not None:
+        if settings.slice_file is not None:
+            written = step.write(settings.slice_file, result.slice, "slice-file")
+            if isinstance(written, WriteRefused):
+                failure = written.message
+            else:
+                slice_path = written
+        elif utf8_size(result.slice) > OUTPUT_LIMIT:
+            failure = (
+                f"the slice of step {request.step_id} is {utf8_size(result.slice):,} bytes, over "
+                f"the {OUTPUT_LIMIT:,}-byte limit of a step output: set slice-file to receive "
+                "it as a file"
+            )
+    if failure is not None:  # the other outputs (slice, timestamps, digest) stay set
+        failed = result.model_copy(update={"status": Status.ERROR, "message": failure})
+        outcome = OnlineLookup(failed, outcome.plan, outcome.sibling)
     dispatched = (
-        outcome.result.current_generated_at
-        if request.generated_at == "current"
-        else request.generated_at
+        result.current_generated_at if request.generated_at == "current" else request.generated_at
     )
     return lookup_report(
         outcome,
@@ -294,15 +311,30 @@ def lookup_report(
     dispatched_generated_at: str | None = None,
     slice_path: str | None = None,
 ) -> StepReport:
-    """Turn a lookup's outcome into outputs, summary, log line, annotation and exit code."""
+    """Turn a lookup's outcome into outputs, summary, log line, annotation and exit code.
+
+    A slice over :data:`OUTPUT_LIMIT` bytes is left out of the ``slice`` output (empty) and
+    of ``result`` (``"slice_omitted": true``, also when only the JSON-escaped ``result`` is
+    too large); it is then whole only in ``slice-file`` (``slice_path``), which a notice
+    annotation names. Without ``slice-file`` such a slice is an ``error`` decided by the
+    caller, so no ``ok`` ever comes without its slice.
+    """
     result = outcome.result
+    slice_text = result.slice or ""
+    slice_fits = utf8_size(slice_text) <= OUTPUT_LIMIT
+    shown = result_dict(result)
+    result_text = json_line(shown)
+    if "slice" in shown and (not slice_fits or utf8_size(result_text) > OUTPUT_LIMIT):
+        del shown["slice"]
+        shown["slice_omitted"] = True
+        result_text = json_line(shown)
     outputs = _blank_outputs()
     outputs.update(
         {
             "status": result.status.value,
             "exit-code": str(result.exit_code),
             "message": result.message or "",
-            "slice": result.slice or "",
+            "slice": slice_text if slice_fits else "",
             "slice-path": slice_path or "",
             "step-id": result.step_id or step_id or "",
             "generated-at": result.generated_at
@@ -312,7 +344,7 @@ def lookup_report(
             "current-generated-at": result.current_generated_at or "",
             "sibling-generated-at": result.sibling_generated_at or "",
             "spine-digest": result.spine_digest or "",
-            "result": result_json(result),
+            "result": result_text,
         }
     )
     annotations = []
@@ -325,6 +357,21 @@ def lookup_report(
                 result.message or result.status.value,
             )
         )
+    if not slice_fits and slice_path is not None:
+        annotations.append(
+            Annotation(
+                "notice",
+                "frame-spine lookup: slice in slice-file only",
+                f"the slice is {utf8_size(slice_text):,} bytes, over the {OUTPUT_LIMIT:,}-byte "
+                f"limit of a step output: the slice output is empty; the whole slice is in "
+                f"{slice_path}",
+            )
+        )
+    in_file = f"in {escape_cell(slice_path)}" if slice_path else None
+    if slice_fits:
+        slice_note = "in the `slice` output" + (f" and {in_file}" if in_file else "")
+    else:
+        slice_note = f"{in_file} only" if in_file else "in no output"
     fail_on = settings.fail_on if settings is not None else "error"
     exit_code = step_exit_code(
         fail_on, failed=result.exit_code != 0, not_ok=result.status is not Status.OK
@@ -338,6 +385,7 @@ def lookup_report(
             sibling=_link(outcome.sibling),
             dispatched_generated_at=dispatched_generated_at,
             step_id=step_id,
+            whole_slice=slice_note,
         ),
         log_line=(
             f"frame-spine lookup: status {result.status.value} (exit code {result.exit_code}) "
@@ -349,15 +397,14 @@ def lookup_report(
     )
 
 
-def _validate_report(
-    inputs: Mapping[str, str], environ: Mapping[str, str], settings: StepSettings
-) -> StepReport:
+def _validate_report(step: _Step) -> StepReport:
     # Imported here: lookup runs do not pay for validate mode.
     from .online_inputs import validate_target_inputs
-    from .render_findings import validation_json, where
+    from .render_findings import validation_dict, where
     from .validate import Severity
     from .validate_online import OnlineValidation, failed_result, validate_online
 
+    inputs, environ, settings = step.inputs, step.environ, step.settings
     target = validate_target_inputs(
         repository=_repository(inputs, environ),
         api_url=_api_url(inputs, environ),
@@ -371,17 +418,22 @@ def _validate_report(
         outcome = OnlineValidation(failed_result(target))
         repository = None
     else:
-        fetcher = CommentFetcher.for_target(target, inputs["token"])
-        outcome = validate_online(target, fetcher)
+        outcome = validate_online(target, step.fetcher(target))
         repository = target.repository
     result = outcome.result
+    shown = validation_dict(result)
+    result_text = json_line(shown)
+    findings_omitted = utf8_size(result_text) > OUTPUT_LIMIT
+    if findings_omitted:  # SPEC 8: the bulky list leaves, a count says so
+        shown["findings_omitted"] = len(shown.pop("findings"))
+        result_text = json_line(shown)
     outputs = _blank_outputs()
     outputs.update(
         {
             "status": result.status,
             "exit-code": str(result.exit_code),
             "message": result.message or "",
-            "result": validation_json(result),
+            "result": result_text,
             "error-count": str(result.errors),
             "warning-count": str(result.warnings),
         }
@@ -405,7 +457,15 @@ def _validate_report(
     return StepReport(
         outputs=outputs,
         summary=validation_summary(
-            result, repository=repository, plan=_link(outcome.plan), sibling=_link(outcome.sibling)
+            result,
+            repository=repository,
+            plan=_link(outcome.plan),
+            sibling=_link(outcome.sibling),
+            rest=(
+                "`frame-spine validate --format json` prints all"
+                if findings_omitted
+                else "the `result` output has all"
+            ),
         ),
         log_line=(
             f"frame-spine validate: status {result.status} ({result.errors} errors, "
@@ -414,26 +474,22 @@ def _validate_report(
         exit_code=exit_code,
         job_summary=settings.job_summary,
         annotations=annotations,
+        full_list=step.full_list(
+            "finding",
+            () if findings_omitted else ("the `result` output",),
+            "frame-spine validate --format json",
+        ),
     )
 
 
-#: The ``result`` output carries the whole JSON report up to this size; beyond it, the plans
-#: are left out of the output (``report-file`` has them all).
-RESULT_OUTPUT_LIMIT = 512 * 1024
-#: Plans with findings that get an annotation of their own; the rest are counted in one.
-ANNOTATED_PLANS = 10
-
-
-def _audit_report(
-    inputs: Mapping[str, str], environ: Mapping[str, str], settings: StepSettings
-) -> StepReport:
+def _audit_report(step: _Step) -> StepReport:
     # Imported here: lookup runs do not pay for audit mode.
     from .audit import QUIET_STATES, AuditReport, AuditState
     from .audit_online import audit_online
     from .online_inputs import validate_audit_inputs
-    from .render import json_line
     from .render_audit import audit_dict, audit_json
 
+    inputs, environ, settings = step.inputs, step.environ, step.settings
     repository = _repository(inputs, environ)
     target = validate_audit_inputs(
         repository=repository,
@@ -448,42 +504,35 @@ def _audit_report(
             status=target.status.value, repository=repository, requests=0, message=target.message
         )
     else:
-        fetcher = CommentFetcher.for_target(target, inputs["token"])
-        report = audit_online(target, fetcher)
+        report = audit_online(target, step.fetcher(target))
     full = audit_json(report)
     report_path = ""
     if settings.report_file is not None:
-        workspace = environ.get("GITHUB_WORKSPACE") or os.getcwd()
-        written = _write_in_workspace(workspace, settings.report_file, full + "\n", "report-file")
-        if isinstance(written, LookupResult):
-            report = AuditReport(
-                status=written.status.value,
-                repository=report.repository,
-                requests=report.requests,
-                message=written.message,
-            )
+        written = step.write(settings.report_file, full + "\n", "report-file")
+        if isinstance(written, WriteRefused):  # the counts and plans stay set
+            report = report.model_copy(update={"status": "error", "message": written.message})
             full = audit_json(report)
         else:
             report_path = written
-    result = full
-    if len(full.encode("utf-8")) > RESULT_OUTPUT_LIMIT:
+    result_text = full
+    plans_omitted = utf8_size(full) > OUTPUT_LIMIT
+    if plans_omitted:
         shown = audit_dict(report)
         shown["plans_omitted"] = len(shown.pop("plans"))
-        result = json_line(shown)
+        result_text = json_line(shown)
     outputs = _blank_outputs()
     outputs.update(
         {
             "status": report.status,
             "exit-code": str(report.exit_code),
             "message": report.message or "",
-            "result": result,
+            "result": result_text,
             "report-path": report_path,
         }
     )
-    if report.message is None:
+    if report.counts or report.message is None:
         for state in AuditState:
             outputs[f"count-{state.value}"] = str(report.counts.get(state.value, 0))
-    drifted = [plan for plan in report.plans if plan.state not in QUIET_STATES]
     annotations = [
         Annotation(
             "warning",
@@ -491,17 +540,9 @@ def _audit_report(
             f"issue #{plan.issue}, plan comment {plan.plan_comment_id}: {plan.state.value} "
             f"({plan.errors} errors, {plan.warnings} warnings)",
         )
-        for plan in drifted[:ANNOTATED_PLANS]
+        for plan in report.plans
+        if plan.state not in QUIET_STATES
     ]
-    if len(drifted) > ANNOTATED_PLANS:
-        annotations.append(
-            Annotation(
-                "warning",
-                "frame-spine audit",
-                f"{len(drifted) - ANNOTATED_PLANS} more plans with findings: see the job "
-                "summary and the report",
-            )
-        )
     if report.message is not None:
         annotations.append(
             Annotation("error", f"frame-spine audit: {report.status}", report.message)
@@ -511,9 +552,18 @@ def _audit_report(
         failed=report.exit_code != 0,
         not_ok=any(plan.warnings for plan in report.plans),
     )
+    places = [] if plans_omitted else ["the `result` output"]
+    if report_path:
+        places.append(f"the report {escape_cell(report_path)}")
+    if report_path:
+        rest = f"the report {escape_cell(report_path)} has all"
+    elif not plans_omitted:
+        rest = "the `result` output has all"
+    else:
+        rest = "`frame-spine audit --format json` prints all"
     return StepReport(
         outputs=outputs,
-        summary=audit_summary(report),
+        summary=audit_summary(report, rest=rest),
         log_line=(
             f"frame-spine audit: status {report.status}, {len(report.plans)} plans, "
             f"{report.requests} requests"
@@ -521,71 +571,74 @@ def _audit_report(
         exit_code=exit_code,
         job_summary=settings.job_summary,
         annotations=annotations,
+        full_list=step.full_list("plan", places, "frame-spine audit --format json"),
     )
 
 
-def run_step(inputs: Mapping[str, str], environ: Mapping[str, str]) -> StepReport:
-    """Validate the inputs, then look up or validate (SPEC 6, 8, 10); nothing is written here.
+def run_step(
+    inputs: Mapping[str, str],
+    environ: Mapping[str, str],
+    *,
+    emitted: EmittedText | None = None,
+    on_request: RequestListener | None = None,
+) -> StepReport:
+    """Validate the inputs, then look up, validate or audit (SPEC 6, 8, 10, 11).
+
+    Only the workspace files (``slice-file``, ``report-file``) are written here; everything
+    else is returned, within the limits of :func:`frame_spine.step_report.within_limits`.
 
     Args:
         inputs: every input of action.yml by its kebab-case name (see :func:`read_inputs`).
         environ: the runner's environment (``GITHUB_REPOSITORY``, ``GITHUB_API_URL``,
-            ``GITHUB_WORKSPACE``).
+            ``GITHUB_WORKSPACE``, the token variables).
+        emitted: the filter files pass; by default the one of ``environ``.
+        on_request: called once per request (debug logging).
 
     Returns:
         The :class:`StepReport`. Never raises.
     """
     settings = _settings(inputs)
     if isinstance(settings, LookupResult):
-        return lookup_report(OnlineLookup(settings), None)
+        return within_limits(lookup_report(OnlineLookup(settings), None))
+    step = _Step(
+        inputs,
+        environ,
+        settings,
+        emitted if emitted is not None else EmittedText.for_environment(environ),
+        on_request,
+    )
     if settings.mode == "validate":
-        return _validate_report(inputs, environ, settings)
+        return within_limits(_validate_report(step))
     if settings.mode == "audit":
-        return _audit_report(inputs, environ, settings)
-    return _lookup_report(inputs, environ, settings)
+        return within_limits(_audit_report(step))
+    return within_limits(_lookup_report(step))
 
 
 def main() -> int:
     """Run the action (the container's entrypoint); returns the step's exit code.
 
     Refuses to run (exit 1, fixed text only) when ``GITHUB_OUTPUT`` is not set: outputs are
-    never printed as ``::set-output`` commands.
+    never printed as ``::set-output`` commands. Every text written, stderr included, passes
+    the run's :class:`EmittedText` filter; with ``RUNNER_DEBUG=1`` each request is logged as
+    a ``::debug::`` line as it happens.
     """
     environ = os.environ
+    emitted = EmittedText.for_environment(environ)
+    sys.stderr = FilteredText(sys.stderr, emitted)
+    writer = StepWriter(environ, emitted)
     if not environ.get("GITHUB_OUTPUT"):
-        sys.stdout.write(
+        writer.line(
             "::error title=frame-spine::GITHUB_OUTPUT is not set: this entrypoint runs as a "
-            "GitHub Actions step and writes its outputs to that file only\n"
+            "GitHub Actions step and writes its outputs to that file only"
         )
         return 1
+    listener = writer.debug if debug_enabled(environ) else None
     try:
-        report = run_step(read_inputs(), environ)
-    except Exception as exc:  # never a traceback: report it as an error status
+        report = run_step(read_inputs(), environ, emitted=emitted, on_request=listener)
+    except Exception as exc:  # the last resort: the exception's name, never its text
         failure = error_result(f"internal error: {exc.__class__.__name__}")
-        report = lookup_report(OnlineLookup(failure), None)
-    try:
-        for name, value in report.outputs.items():
-            core.set_output(name, value)
-    except Exception:  # a missing or unwritable GITHUB_OUTPUT file: fixed text only
-        sys.stdout.write(
-            "::error title=frame-spine::cannot write the step outputs to the GITHUB_OUTPUT file\n"
-        )
-        return 1
-    summary_file = environ.get("GITHUB_STEP_SUMMARY")
-    if summary_file and report.job_summary:
-        try:
-            with open(summary_file, "a", encoding="utf-8") as handle:
-                handle.write(report.summary)
-        except OSError:
-            sys.stdout.write(
-                "::warning title=frame-spine::cannot write the job summary to the "
-                "GITHUB_STEP_SUMMARY file\n"
-            )
-    sys.stdout.write(report.log_line + "\n")
-    for annotation in report.annotations:
-        issue_command(annotation.command, {"title": annotation.title}, annotation.message)
-    sys.stdout.flush()
-    return report.exit_code
+        report = within_limits(lookup_report(OnlineLookup(failure), None))
+    return writer.write(report)
 
 
 if __name__ == "__main__":

@@ -13,6 +13,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from .emitted_text import utf8_size
 from .models import LookupResult, Status
 from .validate import ValidationResult
 
@@ -89,7 +90,15 @@ def _icon(status: Status) -> str:
 
 
 def _clip_utf8(text: str, limit: int) -> str:
-    return text.encode("utf-8")[: max(0, limit)].decode("utf-8", "ignore")
+    """The longest prefix of ``text`` within ``limit`` UTF-8 bytes, cut at a character
+    boundary (a lone surrogate, which the write turns into U+FFFD, counts as 3 bytes)."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= limit:
+        return text
+    cut = max(0, limit)
+    while cut > 0 and data[cut] & 0xC0 == 0x80:  # a continuation byte: back to a boundary
+        cut -= 1
+    return data[:cut].decode("utf-8", "surrogatepass")
 
 
 def lookup_summary(
@@ -100,6 +109,7 @@ def lookup_summary(
     sibling: CommentLink | None,
     dispatched_generated_at: str | None,
     step_id: str | None = None,
+    whole_slice: str = "in the `slice` output (and in `slice-file` when set)",
     limit: int = SUMMARY_LIMIT,
 ) -> str:
     """Render the job summary of one lookup (SPEC 8).
@@ -110,6 +120,8 @@ def lookup_summary(
         plan, sibling: the comments fetched, for links (``None`` when not fetched).
         dispatched_generated_at: the dispatched ``generated-at`` input (validated), if any.
         step_id: the dispatched step (validated), shown when the result does not name it.
+        whole_slice: where the whole slice is, for the truncation note (e.g. ``"in the
+            `slice` output"``).
         limit: the most UTF-8 bytes the summary may take.
 
     Returns:
@@ -145,29 +157,26 @@ def lookup_summary(
 
     text = result.slice
     fence = code_fence(text)
-    total = len(text.encode("utf-8"))
+    total = utf8_size(text)
     lines = text.count("\n") + 1
     opening = (
         f"\n<details><summary>Slice {escape_cell(result.step_id or '')} "
         f"({lines} lines, {total} bytes)</summary>\n\n{fence}text\n"
     )
     closing = f"\n{fence}\n\n</details>\n"
-    room = limit - len((head + opening + closing).encode("utf-8"))
+    room = limit - utf8_size(head + opening + closing)
     if total <= room:
         return head + opening + text + closing
-    note = (
-        "\n> [!WARNING]\n> The slice is truncated in this summary: {shown} of {total} bytes "
-        "are shown. The whole slice is in the `slice` output (and in `slice-file` when set).\n"
-    )
-    room -= len(note.encode("utf-8")) + 40
+
+    def note(shown: int) -> str:
+        return (
+            "\n> [!WARNING]\n> The slice is truncated in this summary: "
+            f"{shown} of {total} bytes are shown. The whole slice is {whole_slice}.\n"
+        )
+
+    room -= utf8_size(note(total)) + 40
     shown = _clip_utf8(text, room)
-    return (
-        head
-        + opening
-        + shown
-        + closing
-        + note.format(shown=len(shown.encode("utf-8")), total=total)
-    )
+    return head + opening + shown + closing + note(utf8_size(shown))
 
 
 _SEVERITY_ICONS = {"error": "❌ error", "warning": "⚠️ warning", "notice": "💬 notice"}
@@ -179,12 +188,14 @@ def validation_summary(
     repository: str | None,
     plan: CommentLink | None,
     sibling: CommentLink | None,
+    rest: str = "the `result` output has all",
     limit: int = SUMMARY_LIMIT,
 ) -> str:
     """Render the job summary of validate mode (SPEC 10): the outcome, links to the comments,
     and a table of findings (severity, code, where, message), under ``limit`` bytes.
 
-    Findings that do not fit are left out with a visible note saying how many.
+    Findings that do not fit are left out with a visible note saying how many and, in
+    ``rest``, where they all are.
     """
     from .render_findings import where
 
@@ -211,15 +222,18 @@ def validation_summary(
         f"{escape_cell(where(finding))} | {escape_cell(finding.message)} |\n"
         for finding in result.findings
     )
-    note = "{left} more findings are not shown here; the `result` output has all."
+    note = "{left} more findings are not shown here; " + rest + "."
     return _table_within(head + table, rows, len(result.findings), note, limit)
 
 
-def audit_summary(report: AuditReport, *, limit: int = SUMMARY_LIMIT) -> str:
+def audit_summary(
+    report: AuditReport, *, rest: str = "the report has all", limit: int = SUMMARY_LIMIT
+) -> str:
     """Render the job summary of audit mode (SPEC 11): the outcome, the counts per state,
     and one table row per plan (linked), under ``limit`` bytes.
 
-    Rows that do not fit are left out with a visible note saying how many.
+    Rows that do not fit are left out with a visible note saying how many and, in ``rest``,
+    where they all are.
     """
     from .audit import AuditState
 
@@ -252,7 +266,7 @@ def audit_summary(report: AuditReport, *, limit: int = SUMMARY_LIMIT) -> str:
         f"{'yes' if plan.duplicate_plans else 'no'} | {plan.errors} | {plan.warnings} |\n"
         for plan in report.plans
     )
-    note = "{left} more plans are not shown here; the report has all."
+    note = "{left} more plans are not shown here; " + rest + "."
     return _table_within(head + table, rows, len(report.plans), note, limit)
 
 
@@ -260,12 +274,12 @@ def _table_within(head: str, rows: Iterable[str], total: int, note: str, limit: 
     """``head`` and as many ``rows`` as fit in ``limit`` UTF-8 bytes; when some do not fit,
     a visible warning (``note``, with ``{left}``) says how many are left out."""
     warning = "\n> [!WARNING]\n> " + note + "\n"
-    room = limit - len(head.encode("utf-8")) - len(warning.encode("utf-8")) - 20
+    room = limit - utf8_size(head) - utf8_size(warning) - 20
     kept: list[str] = []
     for row in rows:
-        size = len(row.encode("utf-8"))
+        size = utf8_size(row)
         if size > room:
-            return head + "".join(kept) + warning.format(left=total - len(kept))
+            return head + "".join(kept) + warning.replace("{left}", str(total - len(kept)))
         room -= size
         kept.append(row)
     return head + "".join(kept)
