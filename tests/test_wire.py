@@ -752,6 +752,52 @@ def test_a_kept_alive_connection_is_bounded_by_the_timeout_too(tmp_path: Path, t
         server.stop()
 
 
+def test_an_auto_sibling_reuses_the_kept_alive_connection(tmp_path: Path) -> None:
+    examples = Path(__file__).resolve().parent.parent / "examples"
+    server = DripServer(keep_alive=True)
+
+    def answer(comment_id: int, body: str) -> bytes:
+        payload = {
+            "id": comment_id,
+            "body": body,
+            "issue_url": f"{server.url}/repos/{REPO}/issues/878",
+            "html_url": f"https://github.com/{REPO}/issues/878#issuecomment-{comment_id}",
+        }
+        return http_answer(200, json.dumps(payload).encode(), {"content-type": "application/json"})
+
+    server.answers = [
+        (answer(5013464001, (examples / "plan-878.md").read_text("utf-8")), 0.0),
+        (answer(5013460780, (examples / "sibling-878.md").read_text("utf-8")), 0.0),
+    ]
+    try:
+        completed = run_cli(
+            [
+                "lookup",
+                "--repo",
+                REPO,
+                "--api-url",
+                server.url,
+                "--plan-comment-id",
+                "5013464001",
+                "--slices-comment-id",
+                "auto",
+                "--issue-number",
+                "878",
+                "--step-id",
+                "s1",
+                "--generated-at",
+                "2026-07-18T22:20:00Z",
+                "--format",
+                "json",
+            ],
+            env=clean_env(GITHUB_TOKEN=TOKEN),
+        )
+        assert json.loads(completed.stdout)["status"] == "ok"
+        assert (server.requests, server.connections) == (2, 1)
+    finally:
+        server.stop()
+
+
 def test_an_untrusted_tls_certificate_is_an_error_in_words(
     tls_github: tuple[FakeGitHub, str],
 ) -> None:

@@ -140,6 +140,7 @@ class CommentFetcher:
         self._rate_limit_waited = 0.0
         self._run = WireRun(on_request)
         self._token_problem = token_problem
+        self._idle: list[tuple[Github, Wire]] = []
 
     @classmethod
     def for_target(
@@ -196,23 +197,38 @@ class CommentFetcher:
 
     @contextmanager
     def _connected(self) -> Iterator[tuple[Requester, Wire]]:
-        """A PyGithub requester (URLs, token, headers) and the wire it sends through."""
-        settings = self._settings
-        client = Github(
-            auth=Auth.Token(settings.token) if settings.token else None,
-            base_url=settings.api_url.rstrip("/"),
-            timeout=settings.timeout,
-            user_agent=USER_AGENT,
-            retry=None,
-            seconds_between_requests=None,
-            seconds_between_writes=None,
-            lazy=True,
-            api_version=API_VERSION,
-        )
-        wire = Wire(settings.api_url, settings.timeout, self._run)
+        """A PyGithub requester (URLs, token, headers) and the wire it sends through, for one
+        thread at a time: an idle one is reused (its kept-alive connection saves a TCP and
+        TLS handshake for a sequential fetch, e.g. an ``auto`` sibling or audit's siblings),
+        else a new one is made (plan and sibling fetched concurrently get one each)."""
+        with self._lock:
+            connected = self._idle.pop() if self._idle else None
+        if connected is None:
+            settings = self._settings
+            client = Github(
+                auth=Auth.Token(settings.token) if settings.token else None,
+                base_url=settings.api_url.rstrip("/"),
+                timeout=settings.timeout,
+                user_agent=USER_AGENT,
+                retry=None,
+                seconds_between_requests=None,
+                seconds_between_writes=None,
+                lazy=True,
+                api_version=API_VERSION,
+            )
+            connected = (client, Wire(settings.api_url, settings.timeout, self._run))
+        client, wire = connected
         try:
             yield client.requester, wire
         finally:
+            with self._lock:
+                self._idle.append(connected)
+
+    def close(self) -> None:
+        """Close the kept-alive connections (optional: they close when the process ends)."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for client, wire in idle:
             wire.close()
             client.close()
 
