@@ -6,6 +6,7 @@ serves every hazard; runs that do not end within 30 s are killed and reported as
 
     .venv/bin/python benchmarks/bench_wire.py            # every hazard
     .venv/bin/python benchmarks/bench_wire.py drip bomb  # hazards whose name contains a word
+    .venv/bin/python benchmarks/bench_wire.py --src /tmp/old/src  # another checkout's code
 """
 
 from __future__ import annotations
@@ -39,7 +40,7 @@ from tests.fake_github import (  # noqa: E402
     too_many_requests,
 )
 
-CLI = Path(sys.executable).parent / "frame-spine"
+CLI = [str(Path(sys.executable).parent / "frame-spine")]
 GIVE_UP = 30.0
 SINGLE = (ROOT / "tests/conformance/cases/ok-single-comment/plan.md").read_text("utf-8")
 COMMENT = f"/repos/{REPO}/issues/comments"
@@ -65,7 +66,7 @@ def run(args: list[str], env: dict[str, str] | None = None) -> Outcome:
         tempfile.NamedTemporaryFile("r") as peak,
     ):
         started = time.monotonic()
-        command = ["/usr/bin/time", "-f", "%M", "-o", peak.name, str(CLI), *args]
+        command = ["/usr/bin/time", "-f", "%M", "-o", peak.name, *CLI, *args]
         process = subprocess.Popen(command, stdout=out, stderr=err, env=base)
         try:
             process.wait(timeout=GIVE_UP)
@@ -82,7 +83,7 @@ def run(args: list[str], env: dict[str, str] | None = None) -> Outcome:
         result = json.loads(stdout)
         status, message = str(result.get("status")), str(result.get("message") or "")
         if result.get("slice") is not None:
-            message = "slice: " + str(result["slice"])[:60].replace("\n", " ")
+            message = "slice: " + str(result["slice"]).replace("\n", " ")
     except ValueError:
         status, message = (
             ("killed" if seconds >= GIVE_UP else "no JSON"),
@@ -118,18 +119,20 @@ Scenario = Callable[[FakeGitHub, FakeGitHub], Outcome]
 
 
 def text_plain_utf8(fake: FakeGitHub, _other: FakeGitHub) -> Outcome:
-    fake.script(
-        7001, raw(comment_json(fake, SINGLE.replace("Implement", "Implement für")), "text/plain")
-    )
-    return run(lookup_args(fake.url))
+    fake.script(7001, raw(comment_json(fake, SINGLE.replace("GREEN", "GRÜN für")), "text/plain"))
+    outcome = run(lookup_args(fake.url))
+    shown = "GRÜN für" in outcome.message, "Ã" in outcome.message
+    outcome.message = f"UTF-8 kept: {shown[0]}, mojibake: {shown[1]}; {outcome.message}"
+    return outcome
 
 
 def unpaired_surrogate(fake: FakeGitHub, _other: FakeGitHub) -> Outcome:
-    data = comment_json(fake, SINGLE.replace("Implement", "Implement MARK")).replace(
-        b"MARK", b"\\ud800"
-    )
-    fake.script(7001, raw(data))
-    return run(lookup_args(fake.url))
+    data = comment_json(fake, SINGLE.replace("GREEN", "GREEN MARK")).replace(b"MARK", b"\\ud800")
+    fake.script(7001, raw(data), forever=raw(data))
+    text = run([*lookup_args(fake.url)[:-2], "--format", "text"])
+    outcome = run(lookup_args(fake.url))
+    outcome.message = f"text format: {text.stdout[:60]!r}; json: {outcome.message}"
+    return outcome
 
 
 def retry_after_http_date(fake: FakeGitHub, _other: FakeGitHub) -> Outcome:
@@ -225,6 +228,16 @@ SCENARIOS: dict[str, Scenario] = {
 
 
 def main(words: list[str]) -> int:
+    if "--src" in words:
+        at = words.index("--src")
+        source = words[at + 1]
+        del words[at : at + 2]
+        CLI[:] = [
+            sys.executable,
+            "-c",
+            f"import sys; sys.path.insert(0, {source!r}); "
+            "from frame_spine.cli import main; sys.exit(main())",
+        ]
     logging.getLogger("werkzeug").setLevel(logging.ERROR)
     print(f"{'hazard':<28} {'status':<16} {'seconds':>8} {'requests':>9} {'peak MiB':>9}  message")
     for name, scenario in SCENARIOS.items():

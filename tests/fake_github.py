@@ -366,11 +366,17 @@ class FakeGitHub:
 
     def _issue_listing(self, request: Request, repo: str) -> Response:
         """``GET /repos/{repo}/issues``: ``state`` (default open; all), ascending numbers,
-        pull requests included (with a ``pull_request`` key), as GitHub does."""
+        pull requests included (with a ``pull_request`` key), as GitHub does. Scripted
+        answers: ``script(-1, ...)`` (the comment listings: ``script(0, ...)``)."""
         if self.token is not None:
             auth = request.headers.get("Authorization", "")
             if auth not in (f"token {self.token}", f"Bearer {self.token}"):
                 return error(401, "Bad credentials")(request)
+        with self._lock:
+            queued = self.scripts.get(-1)
+            responder = queued.pop(0) if queued else self.forever.get(-1)
+        if responder is not None:
+            return responder(request)
         state = request.args.get("state", "open")
         items = sorted(
             (p for (r, _n), p in self.issues.items() if r == repo and state in ("all", p["state"])),

@@ -611,6 +611,20 @@ def test_a_pagination_link_loop_stops_with_error(
     assert len(fake_github.requests) == pages
 
 
+def test_the_issue_listing_of_an_audit_stops_on_a_link_loop_too(fake_github: FakeGitHub) -> None:
+    path = f"/repos/{REPO}/issues"
+    loop = f'<{fake_github.url}{path}?per_page=100&state=open>; rel="next"'
+    fake_github.script(-1, forever=raw(b"[]", headers={"link": loop}))
+    result, code = listing(fake_github, "audit")
+    assert (result["status"], result["message"], code) == (
+        "error",
+        f"the open issues of {REPO}: a pagination link of the GitHub API loops back to a page "
+        f"already fetched ('{path}?per_page=100&state=open'){RAW_RID}",
+        1,
+    )
+    assert len(fake_github.requests) == 1
+
+
 def test_a_listing_with_comments_of_another_repository_is_an_error(
     fake_github: FakeGitHub,
 ) -> None:

@@ -267,7 +267,9 @@ class Answer(RequestsResponse):
         }.items()
 
     def read(self) -> str:
-        return self.body.decode("utf-8", "replace")
+        # What PyGithub reads here it only logs (``requestJson`` parses nothing): no copy of
+        # up to 32 MiB, and no body in any log (SPEC 8). The fetcher reads ``body``.
+        return ""
 
 
 class _PyGithubConnection(HTTPRequestsConnectionClass):
