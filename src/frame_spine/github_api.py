@@ -88,7 +88,7 @@ class ApiSettings:
         api_url: the REST API root, e.g. ``https://api.github.com`` or
             ``https://ghe.example.com/api/v3`` (no trailing slash needed).
         token: the token, or ``None`` for unauthenticated requests. Never logged.
-        timeout: seconds per request (PyGithub takes whole seconds).
+        timeout: seconds each attempt may take in all (connect, headers, body, redirects).
         max_wait: seconds of rate-limit waiting allowed per comment.
     """
 

@@ -298,7 +298,8 @@ class _PyGithubConnection(HTTPRequestsConnectionClass):
 
 
 class Wire:
-    """The HTTP side of one fetch or one listing: a keep-alive session to the API's origin.
+    """The HTTP side of a fetcher's requests, one thread at a time: a keep-alive session to the
+    API's origin.
 
     Args:
         api_url: the REST API root (validated by
@@ -401,7 +402,7 @@ class Wire:
             if deadline.passed:
                 raise WireError(RequestFailure("timeout"))
             remaining = deadline.remaining()
-            token = _DEADLINE.set(deadline)
+            armed = _DEADLINE.set(deadline)
             try:
                 response = self._send(method, url, headers, remaining)
                 try:
@@ -413,7 +414,7 @@ class Wire:
                     raise
                 response.raw.release_conn()  # read to the end: kept alive
             finally:
-                _DEADLINE.reset(token)
+                _DEADLINE.reset(armed)
         except WireError as stopped:
             if deadline.passed and stopped.failure.kind != "malformed":
                 raise WireError(RequestFailure("timeout", headers=fields)) from None
