@@ -3,17 +3,25 @@
 It serves ``GET /repos/{owner}/{repo}/issues/comments/{id}`` (optionally under a GitHub
 Enterprise Server prefix such as ``/api/v3``) with GitHub's JSON shape and headers, checks the
 token, records every request, and can script faults per comment: error statuses, rate limits,
-slowness, HTML pages, ``"body": null``.
+slowness, HTML pages, ``"body": null``, raw bytes with any content type, redirects, gzip
+bombs, dripping bodies. A renamed repository answers under ``/repositories/{id}/...``, as
+GitHub does. :class:`DripServer` is a raw TCP (optionally TLS) server that drips a whole
+answer, headers included, one byte at a time.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import socket
+import ssl
 import threading
 import time
-from collections.abc import Callable
+import zlib
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
 
@@ -32,6 +40,10 @@ _LISTING_PATH = re.compile(
 
 _ISSUES_PATH = re.compile(r"^(?P<prefix>(?:/[^/]+)*?)/repos/(?P<repo>[^/]+/[^/]+)/issues$")
 
+_RENAMED_PATH = re.compile(
+    r"^(?P<prefix>(?:/[^/]+)*?)/repositories/(?P<rid>[0-9]+)/issues/comments/(?P<id>[0-9]+)$"
+)
+
 Responder = Callable[[Request], Response]
 
 
@@ -44,6 +56,7 @@ class Recorded:
     query: str
     headers: dict[str, str]
     at: float
+    remote_port: int = 0
 
 
 def _json_response(status: int, payload: Any, headers: dict[str, str] | None = None) -> Response:
@@ -90,6 +103,90 @@ def too_many_requests(retry_after: int) -> Responder:
     )
 
 
+def retry_after_date(seconds: int) -> Responder:
+    """A secondary rate limit whose ``retry-after`` is an HTTP-date ``seconds`` from now
+    (RFC 9110 section 10.2.3), e.g. ``Sun, 06 Nov 1994 08:49:37 GMT``."""
+
+    def respond(request: Request) -> Response:
+        moment = datetime.fromtimestamp(int(time.time()) + seconds, tz=UTC)
+        return error(
+            429,
+            "You have exceeded a secondary rate limit.",
+            {"retry-after": format_datetime(moment, usegmt=True)},
+        )(request)
+
+    return respond
+
+
+def raw(
+    body: bytes,
+    content_type: str | None = "application/json; charset=utf-8",
+    status: int = 200,
+    headers: dict[str, str] | None = None,
+) -> Responder:
+    """An answer of exactly ``body`` (bytes as given) with that content type (or none)."""
+
+    def respond(_request: Request) -> Response:
+        response = Response(body, status)
+        response.headers.pop("content-type", None)
+        if content_type is not None:
+            response.headers["content-type"] = content_type
+        response.headers["x-github-request-id"] = "F00D:RAW"
+        for name, value in (headers or {}).items():
+            response.headers[name] = value
+        return response
+
+    return respond
+
+
+def redirect(status: int, location: str) -> Responder:
+    """A redirect (301, 302, 307, 308) to ``location`` (absolute or a path), as GitHub answers
+    for a renamed or transferred repository."""
+    return lambda _request: Response(
+        json.dumps({"message": "Moved Permanently", "url": location}),
+        status,
+        {
+            "location": location,
+            "content-type": "application/json; charset=utf-8",
+            "x-github-request-id": "F00D:MOVED",
+        },
+    )
+
+
+_BOMBS: dict[int, bytes] = {}
+
+
+def gzip_bomb(inflated: int) -> Responder:
+    """A 200 whose gzip-compressed body inflates to ``inflated`` bytes of JSON whitespace
+    (a few hundred KiB on the wire)."""
+    if inflated not in _BOMBS:
+        packer = zlib.compressobj(9, zlib.DEFLATED, 31)  # gzip framing
+        block = b" " * (1 << 20)
+        parts = [packer.compress(block) for _ in range(inflated >> 20)]
+        parts.append(packer.compress(b"{}") + packer.flush())
+        _BOMBS[inflated] = b"".join(parts)
+    packed = _BOMBS[inflated]
+    return lambda _request: Response(
+        packed,
+        200,
+        {"content-type": "application/json; charset=utf-8", "content-encoding": "gzip"},
+    )
+
+
+def dripping_body(payload: bytes, interval: float) -> Responder:
+    """A 200 whose headers come at once and whose body comes one byte every ``interval``
+    seconds (chunked), so no single read ever waits long."""
+
+    def drip() -> Iterator[bytes]:
+        for index in range(len(payload)):
+            time.sleep(interval)
+            yield payload[index : index + 1]
+
+    return lambda _request: Response(
+        drip(), 200, {"content-type": "application/json; charset=utf-8"}
+    )
+
+
 def html_page(_request: Request) -> Response:
     """A 200 whose body is an HTML page (a proxy or captive portal, not the API)."""
     return Response(
@@ -113,6 +210,7 @@ class FakeGitHub:
     requests: list[Recorded] = field(default_factory=list)
     log_file: Path | None = None  # also append "METHOD /path" lines here (for other processes)
     issues: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    repository_ids: dict[int, str] = field(default_factory=dict)  # /repositories/{id}: repo
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
@@ -197,6 +295,7 @@ class FakeGitHub:
                     request.query_string.decode(),
                     {k.lower(): v for k, v in request.headers.items()},
                     time.monotonic(),
+                    int(request.environ.get("REMOTE_PORT") or 0),
                 )
             )
             if self.log_file is not None:
@@ -214,13 +313,22 @@ class FakeGitHub:
             and listing.group("prefix") == self.prefix
         ):
             return self._listing(request, listing.group("repo"), listing.group("issue"))
+        renamed = _RENAMED_PATH.match(request.path)
+        if (
+            request.method == "GET"
+            and renamed is not None
+            and renamed.group("prefix") == self.prefix
+        ):
+            repo = self.repository_ids.get(int(renamed.group("rid")), "")
+            moved = self.comments.get((repo, int(renamed.group("id"))))
+            if not self._authorized(request):
+                return error(401, "Bad credentials")(request)
+            return _json_response(200, moved) if moved else error(404, "Not Found")(request)
         match = _COMMENT_PATH.match(request.path)
         if request.method != "GET" or match is None or match.group("prefix") != self.prefix:
             return error(404, "Not Found")(request)
-        if self.token is not None:
-            auth = request.headers.get("Authorization", "")
-            if auth not in (f"token {self.token}", f"Bearer {self.token}"):
-                return error(401, "Bad credentials")(request)
+        if not self._authorized(request):
+            return error(401, "Bad credentials")(request)
         comment_id = int(match.group("id"))
         with self._lock:
             queued = self.scripts.get(comment_id)
@@ -235,6 +343,10 @@ class FakeGitHub:
             payload,
             {"etag": f'W/"etag-{comment_id}"', "last-modified": "Sat, 18 Jul 2026 22:21:00 GMT"},
         )
+
+    def _authorized(self, request: Request) -> bool:
+        auth = request.headers.get("Authorization", "")
+        return self.token is None or auth in (f"token {self.token}", f"Bearer {self.token}")
 
     def _paged(self, request: Request, items: list[dict[str, Any]], extra: str) -> Response:
         per_page = min(100, int(request.args.get("per_page", "30")))
@@ -254,11 +366,17 @@ class FakeGitHub:
 
     def _issue_listing(self, request: Request, repo: str) -> Response:
         """``GET /repos/{repo}/issues``: ``state`` (default open; all), ascending numbers,
-        pull requests included (with a ``pull_request`` key), as GitHub does."""
+        pull requests included (with a ``pull_request`` key), as GitHub does. Scripted
+        answers: ``script(-1, ...)`` (the comment listings: ``script(0, ...)``)."""
         if self.token is not None:
             auth = request.headers.get("Authorization", "")
             if auth not in (f"token {self.token}", f"Bearer {self.token}"):
                 return error(401, "Bad credentials")(request)
+        with self._lock:
+            queued = self.scripts.get(-1)
+            responder = queued.pop(0) if queued else self.forever.get(-1)
+        if responder is not None:
+            return responder(request)
         state = request.args.get("state", "open")
         items = sorted(
             (p for (r, _n), p in self.issues.items() if r == repo and state in ("all", p["state"])),
@@ -288,3 +406,143 @@ class FakeGitHub:
         if since is not None:
             items = [p for p in items if p["updated_at"] >= since]
         return self._paged(request, items, f"&since={since}" if since is not None else "")
+
+
+def self_signed_tls(directory: Any) -> tuple[ssl.SSLContext, str]:
+    """A server TLS context for ``localhost``/``127.0.0.1`` and the path of its certificate
+    (PEM), for clients to trust (``REQUESTS_CA_BUNDLE``)."""
+    from datetime import timedelta
+    from ipaddress import ip_address
+
+    from cryptography import x509
+    from cryptography.hazmat.primitives import hashes, serialization
+    from cryptography.hazmat.primitives.asymmetric import ec
+    from cryptography.x509.oid import NameOID
+
+    key = ec.generate_private_key(ec.SECP256R1())
+    name = x509.Name([x509.NameAttribute(NameOID.COMMON_NAME, "localhost")])
+    now = datetime.now(UTC)
+    cert = (
+        x509.CertificateBuilder()
+        .subject_name(name)
+        .issuer_name(name)
+        .public_key(key.public_key())
+        .serial_number(x509.random_serial_number())
+        .not_valid_before(now - timedelta(days=1))
+        .not_valid_after(now + timedelta(days=2))
+        .add_extension(
+            x509.SubjectAlternativeName(
+                [x509.DNSName("localhost"), x509.IPAddress(ip_address("127.0.0.1"))]
+            ),
+            critical=False,
+        )
+        .add_extension(x509.BasicConstraints(ca=True, path_length=None), critical=True)
+        .sign(key, hashes.SHA256())
+    )
+    cert_path = f"{directory}/cert.pem"
+    key_path = f"{directory}/key.pem"
+    with open(cert_path, "wb") as handle:
+        handle.write(cert.public_bytes(serialization.Encoding.PEM))
+    with open(key_path, "wb") as handle:
+        handle.write(
+            key.private_bytes(
+                serialization.Encoding.PEM,
+                serialization.PrivateFormat.PKCS8,
+                serialization.NoEncryption(),
+            )
+        )
+    context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+    context.load_cert_chain(cert_path, key_path)
+    return context, cert_path
+
+
+class DripServer:
+    """A raw TCP server (TLS with ``tls``) that answers requests with canned bytes, sent one
+    byte every ``interval`` seconds, status line and headers included.
+
+    ``answer`` answers every request; ``answers`` instead answers the requests in turn (the
+    last one repeats), each ``(bytes, interval)``. With ``keep_alive`` a connection serves
+    request after request (HTTP/1.1 keep-alive); otherwise it is closed after one answer.
+    ``connections`` counts accepted connections; ``requests`` the request heads read.
+    """
+
+    def __init__(
+        self,
+        answer: bytes = b"",
+        interval: float = 0.0,
+        tls: ssl.SSLContext | None = None,
+        *,
+        answers: list[tuple[bytes, float]] | None = None,
+        keep_alive: bool = False,
+    ) -> None:
+        self.answers = answers if answers is not None else [(answer, interval)]
+        self.keep_alive = keep_alive
+        self._tls = tls
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self._listener.settimeout(0.2)
+        self.port = self._listener.getsockname()[1]
+        self.connections = 0
+        self.requests = 0
+        self._lock = threading.Lock()
+        self._stopped = threading.Event()
+        self._thread = threading.Thread(target=self._serve, daemon=True)
+        self._thread.start()
+
+    @property
+    def url(self) -> str:
+        scheme = "https" if self._tls else "http"
+        host = "localhost" if self._tls else "127.0.0.1"
+        return f"{scheme}://{host}:{self.port}"
+
+    def _serve(self) -> None:
+        while not self._stopped.is_set():
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                continue
+            self.connections += 1
+            threading.Thread(target=self._answer, args=(client,), daemon=True).start()
+
+    def _read_head(self, client: socket.socket) -> bool:
+        head = b""
+        while b"\r\n\r\n" not in head:
+            chunk = client.recv(4096)
+            if not chunk:
+                return False
+            head += chunk
+        return True
+
+    def _answer(self, client: socket.socket) -> None:
+        try:
+            if self._tls is not None:
+                client = self._tls.wrap_socket(client, server_side=True)
+            client.settimeout(30)
+            while self._read_head(client):
+                with self._lock:
+                    answer, interval = self.answers[min(self.requests, len(self.answers) - 1)]
+                    self.requests += 1
+                for index in range(len(answer)):
+                    if self._stopped.is_set():
+                        return
+                    client.sendall(answer[index : index + 1] if interval else answer[index:])
+                    if not interval:
+                        break
+                    time.sleep(interval)
+                if not self.keep_alive:
+                    return
+        except OSError:
+            return
+        finally:
+            client.close()
+
+    def stop(self) -> None:
+        self._stopped.set()
+        self._thread.join(timeout=2)
+        self._listener.close()
+
+
+def http_answer(status: int, body: bytes, headers: dict[str, str] | None = None) -> bytes:
+    """A whole HTTP/1.1 answer (``content-length`` set), as bytes for :class:`DripServer`."""
+    lines = [f"HTTP/1.1 {status} X", f"content-length: {len(body)}"]
+    lines += [f"{name}: {value}" for name, value in (headers or {}).items()]
+    return ("\r\n".join(lines) + "\r\n\r\n").encode("latin-1") + body

@@ -187,6 +187,7 @@ def test_a_listing_failure_is_the_report_status(fake_github: FakeGitHub) -> None
     assert (report["status"], code) == ("gh-auth-expired", 1)
     assert report["message"] == (
         f"the issue comments of {REPO}: the token is invalid or expired (HTTP 401: Bad credentials)"
+        " (request id F00D:1234:5678:9ABC:DEF0)"
     )
 
 
@@ -332,7 +333,8 @@ def test_audit_mode_fetch_failure(fake_github: FakeGitHub, tmp_path: Path) -> No
     assert run.outputs["count-fresh"] == ""
     assert (
         run.outputs["message"]
-        == f"the issue comments of {REPO}: the GitHub API answered HTTP 500 3 times: boom"
+        == f"the issue comments of {REPO}: the GitHub API answered HTTP 500 three times: boom"
+        " (request id F00D:1234:5678:9ABC:DEF0)"
     )
 
 

@@ -4,7 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from frame_spine.fetch_policy import GiveUp, RequestFailure, RetryAfter, decide
+from frame_spine.fetch_policy import (
+    GiveUp,
+    RequestFailure,
+    RetryAfter,
+    decide,
+    request_id_note,
+    retry_after_instant,
+)
 from frame_spine.models import Status
 
 NOW = 1_800_000_000.0  # 2027-01-15T08:00:00Z
@@ -41,16 +48,17 @@ def test_5xx_is_retried_after_1_then_2_seconds_then_an_error(status: int) -> Non
     assert policy(http(status), attempt=1) == RetryAfter(1.0)
     assert policy(http(status), attempt=2, waited=1.0) == RetryAfter(2.0)
     assert policy(http(status, "Server Error"), attempt=3, waited=3.0) == GiveUp(
-        Status.ERROR, f"{WHAT}: the GitHub API answered HTTP {status} 3 times: Server Error"
+        Status.ERROR, f"{WHAT}: the GitHub API answered HTTP {status} three times: Server Error"
     )
 
 
 def test_connection_failures_are_retried_then_an_error() -> None:
-    refused = RequestFailure("connection", detail="ConnectionError")
+    refused = RequestFailure("connection", detail="connection refused")
     assert policy(refused, attempt=1) == RetryAfter(1.0)
     assert policy(refused, attempt=2) == RetryAfter(2.0)
     assert policy(refused, attempt=3) == GiveUp(
-        Status.ERROR, f"{WHAT}: cannot reach the GitHub API after 3 attempts (ConnectionError)"
+        Status.ERROR,
+        f"{WHAT}: cannot reach the GitHub API after three attempts (connection refused)",
     )
 
 
@@ -60,10 +68,10 @@ def test_a_timeout_is_an_error_at_once() -> None:
     )
 
 
-def test_a_malformed_answer_is_an_error_at_once() -> None:
-    assert policy(RequestFailure("malformed", detail="3 field errors")) == GiveUp(
-        Status.ERROR,
-        f"{WHAT}: the GitHub API's answer is not an issue comment in JSON (3 field errors)",
+def test_an_unusable_answer_is_an_error_at_once_in_its_own_words() -> None:
+    detail = "the GitHub API's answer is larger than 32 MiB"
+    assert policy(RequestFailure("malformed", detail=detail)) == GiveUp(
+        Status.ERROR, f"{WHAT}: {detail}"
     )
 
 
@@ -165,3 +173,84 @@ def test_other_statuses_are_errors(status: int) -> None:
     assert policy(http(status, "Validation Failed")) == GiveUp(
         Status.ERROR, f"{WHAT}: the GitHub API answered HTTP {status}: Validation Failed"
     )
+
+
+# ---- retry-after as an HTTP-date, far-future resets, request ids ------------------------------
+
+
+@pytest.mark.parametrize(
+    "date",
+    [
+        "Fri, 15 Jan 2027 08:00:07 GMT",  # IMF-fixdate
+        "Friday, 15-Jan-27 08:00:07 GMT",  # obsolete RFC 850
+        "Fri Jan 15 08:00:07 2027",  # obsolete asctime (no zone: UTC)
+    ],
+)
+def test_retry_after_as_an_http_date_waits_until_then(date: str) -> None:
+    assert retry_after_instant(date, NOW) == NOW + 7
+    assert policy(http(429, retry_after=date)) == RetryAfter(7.0, rate_limit=True)
+
+
+def test_retry_after_http_date_beyond_max_wait_gives_the_reset_instant() -> None:
+    assert policy(http(429, retry_after="Fri, 15 Jan 2027 08:02:00 GMT")) == GiveUp(
+        Status.GH_RATE_LIMITED,
+        f"{WHAT}: rate limited by the GitHub API until 2027-01-15T08:02:00Z (HTTP 429; waiting "
+        "120 s more would exceed max-wait 60 s)",
+    )
+
+
+def test_retry_after_http_date_in_the_past_retries_at_once() -> None:
+    assert policy(http(429, retry_after="Sun, 06 Nov 1994 08:49:37 GMT")) == RetryAfter(
+        0.0, rate_limit=True
+    )
+
+
+@pytest.mark.parametrize("value", ["soon", "1.5", "-3", "", "Fri, 99 Jan 2027 08:00:07 GMT"])
+def test_a_retry_after_that_is_neither_form_is_ignored(value: str) -> None:
+    assert retry_after_instant(value, NOW) is None
+
+
+@pytest.mark.parametrize(
+    "headers",
+    [
+        {"retry_after": "999999999999"},
+        {"retry_after": "9" * 400},
+        {"retry_after": "Fri, 31 Dec 9999 23:59:59 GMT"},
+        {"x_ratelimit_remaining": "0", "x_ratelimit_reset": "99999999999999"},
+        {"x_ratelimit_remaining": "0", "x_ratelimit_reset": "9" * 400},
+    ],
+)
+def test_a_far_future_reset_is_rate_limited_never_an_overflow(headers: dict[str, str]) -> None:
+    decision = policy(http(429, "API rate limit exceeded", **headers))
+    assert isinstance(decision, GiveUp)
+    assert decision.status is Status.GH_RATE_LIMITED
+    assert decision.message.startswith(f"{WHAT}: rate limited by the GitHub API until ")
+    assert "would exceed max-wait 60 s" in decision.message
+
+
+def test_a_reset_past_year_9999_says_so() -> None:
+    decision = policy(http(429, retry_after="999999999999"))
+    assert decision == GiveUp(
+        Status.GH_RATE_LIMITED,
+        f"{WHAT}: rate limited by the GitHub API until after 9999-12-31T23:59:59Z (HTTP 429; "
+        "waiting 999999999999 s more would exceed max-wait 60 s)",
+    )
+
+
+def test_messages_carry_githubs_request_id() -> None:
+    failure = http(502, "Bad Gateway", x_github_request_id="F00D:1234:5678:9ABC:DEF0")
+    assert policy(failure, attempt=3) == GiveUp(
+        Status.ERROR,
+        f"{WHAT}: the GitHub API answered HTTP 502 three times: Bad Gateway "
+        "(request id F00D:1234:5678:9ABC:DEF0)",
+    )
+    unusable = RequestFailure(
+        "malformed", headers={"x-github-request-id": "AB:CD"}, detail="the answer is odd"
+    )
+    assert policy(unusable) == GiveUp(Status.ERROR, f"{WHAT}: the answer is odd (request id AB:CD)")
+
+
+@pytest.mark.parametrize("value", ["", "  ", "has space", "::error::x", "a" * 101, "ID\nX"])
+def test_a_request_id_that_does_not_look_like_one_is_left_out(value: str) -> None:
+    assert request_id_note({"x-github-request-id": value}) == ""
+    assert request_id_note(None) == ""

@@ -32,6 +32,7 @@ STAMP = "2026-07-18T22:20:00Z"
 DIGEST_878 = "sha256:0808af7262f19e81d3be92c674f68bb36ac77aabbff8fc3adb8a3d403fbd1a8a"
 SINGLE = (CASES_DIR / "ok-single-comment" / "plan.md").read_text("utf-8")
 COMMENT_PATH = f"/repos/{REPO}/issues/comments"
+RID = " (request id F00D:1234:5678:9ABC:DEF0)"  # the fake's x-github-request-id
 
 
 def lookup(
@@ -347,7 +348,7 @@ def test_401_bad_credentials(fake_github: FakeGitHub) -> None:
     assert (result, code) == (
         {
             "status": "gh-auth-expired",
-            "message": f"{WHAT}: the token is invalid or expired (HTTP 401: Bad credentials)",
+            "message": f"{WHAT}: the token is invalid or expired (HTTP 401: Bad credentials){RID}",
         },
         1,
     )
@@ -361,7 +362,7 @@ def test_403_permission_denied(fake_github: FakeGitHub) -> None:
         {
             "status": "gh-auth-expired",
             "message": f"{WHAT}: permission denied (HTTP 403: Resource not accessible by integration): "
-            "the token lacks issues: read on the repository",
+            f"the token lacks issues: read on the repository{RID}",
         },
         1,
     )
@@ -375,7 +376,9 @@ def test_403_rate_limited_with_a_far_reset_gives_up_at_once(fake_github: FakeGit
     message = str(result["message"])
     assert message.startswith(f"{WHAT}: rate limited by the GitHub API until 20")
     assert re.search(
-        r"\(HTTP 403; waiting 3(599|600) s more would exceed max-wait 60 s\)$", message
+        r"\(HTTP 403; waiting 3(599|600) s more would exceed max-wait 60 s\)"
+        r" \(request id F00D:1234:5678:9ABC:DEF0\)$",
+        message,
     )
     assert len(fake_github.requests) == 1
     assert elapsed < 10
@@ -399,7 +402,7 @@ def test_404_and_410_are_comment_not_found(fake_github: FakeGitHub, status: int)
         {
             "status": "comment-not-found",
             "message": f"{WHAT} was not found (HTTP {status}): check the comment id and repository, "
-            "and that the token can read the repository",
+            f"and that the token can read the repository{RID}",
         },
         1,
     )
@@ -426,7 +429,7 @@ def test_500_forever_is_an_error_after_three_attempts(fake_github: FakeGitHub) -
     assert (result, code) == (
         {
             "status": "error",
-            "message": f"{WHAT}: the GitHub API answered HTTP 502 3 times: Bad Gateway",
+            "message": f"{WHAT}: the GitHub API answered HTTP 502 three times: Bad Gateway{RID}",
         },
         1,
     )
@@ -454,9 +457,12 @@ def test_a_server_slower_than_the_timeout(fake_github: FakeGitHub) -> None:
 def test_a_200_html_page_is_an_error(fake_github: FakeGitHub) -> None:
     fake_github.script(7001, html_page)
     result, code, _ = fault_lookup(fake_github)
-    assert result["status"] == "error" and code == 1
-    assert str(result["message"]).startswith(
-        f"{WHAT}: the GitHub API's answer is not an issue comment in JSON ("
+    assert (result, code) == (
+        {
+            "status": "error",
+            "message": f"{WHAT}: the GitHub API's answer is not JSON (it is text/html)",
+        },
+        1,
     )
     assert len(fake_github.requests) == 1
 
@@ -480,7 +486,7 @@ def test_connection_refused_is_an_error_after_three_attempts(tmp_path: Path) -> 
         {
             "status": "error",
             "message": f"plan comment 7001 in {REPO}: cannot reach the GitHub API "
-            "after 3 attempts (ConnectionError)",
+            "after three attempts (connection refused)",
         },
         1,
     )

@@ -206,7 +206,7 @@ def test_a_listing_failure_is_the_fetch_status(fake_github: FakeGitHub) -> None:
     assert (result["status"], code) == ("gh-auth-expired", 1)
     assert result["message"] == (
         f"the comments of issue #878 in {REPO}: the token is invalid or expired "
-        "(HTTP 401: Bad credentials)"
+        "(HTTP 401: Bad credentials) (request id F00D:1234:5678:9ABC:DEF0)"
     )
 
 

@@ -14,15 +14,26 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, NoReturn
 
 from . import __version__
+from .auth_token import Redactor
 from .lookup import current_spine, lookup, scan_bodies
 from .models import LookupResult, Status, error_result, validate_lookup_inputs
 from .render import json_line, result_json, result_text
 from .workflow_commands import could_be_command, wrap_untrusted
 
 if TYPE_CHECKING:  # validate mode is imported only when used
+    from .request_log import RequestListener, RequestRecord
     from .validate import ValidationResult
 
 EXIT_USAGE = 2
+#: Where the online forms read a token (SPEC 9); every value found is redacted from all
+#: output, whichever one is used.
+TOKEN_VARIABLES = ("GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN")
+
+
+def _redactor() -> Redactor:
+    """The one redaction every text the CLI writes passes: the token values of the
+    environment, as given (SPEC 6: no output ever contains the token)."""
+    return Redactor(*(os.environ.get(name) for name in TOKEN_VARIABLES))
 
 
 class _Parser(argparse.ArgumentParser):
@@ -32,6 +43,7 @@ class _Parser(argparse.ArgumentParser):
         # The message may quote arguments: keep it on one line and free of "##[", so the
         # runner cannot read it as a workflow command.
         message = message.replace("\r", "\\r").replace("\n", "\\n").replace("##[", "#\\#[")
+        message = _redactor()(message)
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
@@ -58,6 +70,12 @@ def _add_online_flags(group: argparse._ArgumentGroup, *, auto: bool) -> None:
         metavar="SECONDS",
         default="60",
         help="seconds of rate-limit waiting (with --repo; default 60)",
+    )
+    group.add_argument(
+        "--verbose",
+        action="store_true",
+        help="log each request on stderr: method, path, status, milliseconds, rate limit "
+        "remaining, request id (with --repo)",
     )
 
 
@@ -161,6 +179,12 @@ def build_parser() -> argparse.ArgumentParser:
     audit.add_argument(
         "--max-wait", metavar="SECONDS", default="60", help="seconds of rate-limit waiting"
     )
+    audit.add_argument(
+        "--verbose",
+        action="store_true",
+        help="log each request on stderr: method, path, status, milliseconds, rate limit "
+        "remaining, request id",
+    )
     audit.add_argument("--format", choices=("text", "json"), default="text")
     return parser
 
@@ -198,17 +222,37 @@ def _api_url(args: argparse.Namespace) -> str:
 
 
 def _token() -> str | None:
-    """The token of the online forms: ``GITHUB_TOKEN``, else ``GH_TOKEN``, else none."""
+    """The token of the online forms, as given: ``GITHUB_TOKEN``, else ``GH_TOKEN``, else
+    none (the fetcher trims it, and refuses one an HTTP header cannot carry)."""
     return os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
 
 
 def _emit(text: str, *, untrusted: bool) -> None:
     # In a GitHub Actions job, comment text that could read as a workflow command is fenced
-    # by ::stop-commands::; anything else is printed byte for byte.
+    # by ::stop-commands::; anything else is printed byte for byte. The token never is.
+    text = _redactor()(text)
     if untrusted and os.environ.get("GITHUB_ACTIONS") == "true" and could_be_command(text):
         text = wrap_untrusted(text)
-    sys.stdout.buffer.write(text.encode("utf-8"))
+    sys.stdout.buffer.write(text.encode("utf-8", "replace"))
     sys.stdout.flush()
+
+
+def _stderr(text: str) -> None:
+    """Write a diagnostic line on stderr, redacted."""
+    sys.stderr.buffer.write(_redactor()(text).encode("utf-8", "replace"))
+    sys.stderr.flush()
+
+
+def _request_listener(args: argparse.Namespace) -> RequestListener | None:
+    """With ``--verbose``, a listener writing each request's debug line on stderr (SPEC 8)."""
+    if not getattr(args, "verbose", False):
+        return None
+    from .request_log import request_log_line
+
+    def log(record: RequestRecord) -> None:
+        _stderr(request_log_line(record) + "\n")
+
+    return log
 
 
 def _emit_result(result: LookupResult, output_format: str) -> int:
@@ -315,7 +359,8 @@ def _lookup_online(args: argparse.Namespace) -> LookupResult:
     if isinstance(validated, LookupResult):
         return validated
     target, request = validated
-    return lookup_online(target, request, CommentFetcher.for_target(target, _token())).result
+    fetcher = CommentFetcher.for_target(target, _token(), on_request=_request_listener(args))
+    return lookup_online(target, request, fetcher).result
 
 
 def _run_digest(args: argparse.Namespace) -> int:
@@ -415,7 +460,8 @@ def _validate_online(args: argparse.Namespace) -> ValidationResult:
     )
     if isinstance(target, LookupResult):
         return failed_result(target)
-    return validate_online(target, CommentFetcher.for_target(target, _token())).result
+    fetcher = CommentFetcher.for_target(target, _token(), on_request=_request_listener(args))
+    return validate_online(target, fetcher).result
 
 
 def _run_audit(args: argparse.Namespace) -> int:
@@ -442,7 +488,8 @@ def _run_audit(args: argparse.Namespace) -> int:
             message=target.message,
         )
     else:
-        report = audit_online(target, CommentFetcher.for_target(target, _token()))
+        fetcher = CommentFetcher.for_target(target, _token(), on_request=_request_listener(args))
+        report = audit_online(target, fetcher)
     if args.format == "json":
         _emit(audit_json(report) + "\n", untrusted=False)
     else:
@@ -475,9 +522,16 @@ def main(argv: Sequence[str] | None = None) -> int:
     except KeyboardInterrupt:
         return 130
     except Exception as exc:  # never a traceback (SPEC 9): report an error status
+        # The exception's text could quote anything (a token, a body): only its class is
+        # named; --verbose adds the traceback on stderr, redacted.
+        if getattr(args, "verbose", False):
+            import traceback
+
+            _stderr("".join(traceback.format_exception(exc)))
         output_format = getattr(args, "format", "text")
         return _emit_result(
-            error_result(f"internal error: {exc.__class__.__name__}: {exc}"), output_format
+            error_result(f"internal error ({exc.__class__.__name__}): please report it"),
+            output_format,
         )
 
 

@@ -1,9 +1,13 @@
 """Fetching issue comments from the GitHub REST API with PyGithub (SPEC 6 steps 1-2).
 
-An edge: one ``GET /repos/{owner}/{repo}/issues/comments/{id}`` per comment through a lazy
-PyGithub ``IssueComment`` (nothing else is requested: no repository, user or rate-limit
-lookups), retries and rate-limit waits decided by :mod:`frame_spine.fetch_policy`, and every
-failure turned into a :class:`FetchFailure` carrying a SPEC 6 status, never an exception.
+An edge. PyGithub builds each request (URL, query, token, headers); it goes out through the
+wire of :mod:`frame_spine.transport` (one deadline per attempt, same-origin redirects only,
+a 32 MiB cap, a debug record per request); :mod:`frame_spine.comment_payloads` reads the
+answers (UTF-8 whatever the content type, the comment asked for and no other); retries and
+rate-limit waits are decided by :mod:`frame_spine.fetch_policy`. Every failure becomes a
+:class:`FetchFailure` with a SPEC 6 status and a message in words, never an exception and
+never a library's exception text. Requests: one ``GET /repos/{owner}/{repo}/issues/comments/
+{id}`` per comment (no repository, user or rate-limit lookups); listings page by page.
 """
 
 from __future__ import annotations
@@ -11,25 +15,33 @@ from __future__ import annotations
 import functools
 import threading
 import time
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import Any, TypeVar
+from urllib.parse import urlencode, urljoin
 
-import requests
 import requests.utils
-from github import Auth, Github, GithubException
-from github.IssueComment import IssueComment
+from github import Auth, Github
 from github.Requester import Requester
-from pydantic import BaseModel, TypeAdapter, ValidationError
 
 from . import __version__
+from .api_urls import Origin
 from .auth_token import TokenProblem, clean_token
+from .comment_payloads import (
+    Unusable,
+    api_message,
+    read_comment,
+    read_comment_page,
+    read_issue_numbers,
+)
 from .comments import FetchedComment
 from .fetch_policy import GiveUp, RequestFailure, decide
 from .models import Status
 from .online_inputs import ApiTarget
 from .request_log import RequestListener
+from .transport import Answer, Wire, WireError, WireRun, unusable
 
 #: The public API, used when neither the input nor ``GITHUB_API_URL`` names one.
 PUBLIC_API_URL = "https://api.github.com"
@@ -37,53 +49,26 @@ ACCEPT = "application/vnd.github+json"
 API_VERSION = "2022-11-28"
 USER_AGENT = f"frame-spine-lookup/{__version__}"
 
-
-class _CommentPayload(BaseModel):
-    """The fields read from GitHub's issue-comment JSON (others are ignored)."""
-
-    id: int
-    body: str | None = None
-    issue_url: str
-    html_url: str | None = None
-    updated_at: str | None = None
-
-    def fetched(self) -> FetchedComment:
-        return FetchedComment(
-            self.id, self.body or "", self.issue_url, self.html_url, self.updated_at
-        )
-
-
 T = TypeVar("T")
+#: Reads one listing page: (body, content type, redirected) -> items, or why not.
+PageReader = Callable[[bytes | bytearray, str, bool], "list[T] | Unusable"]
 
 
-def _next_link(headers: dict[str, Any]) -> str | None:
+def _next_link(fields: Mapping[str, str]) -> str | None:
     """The ``rel="next"`` URL of a ``Link`` header, or ``None`` on the last page."""
-    link = headers.get("link") or headers.get("Link")
+    link = fields.get("link")
     if not link:
         return None
-    for entry in requests.utils.parse_header_links(str(link)):
+    for entry in requests.utils.parse_header_links(link):
         if entry.get("rel") == "next" and entry.get("url"):
             return str(entry["url"])
     return None
 
 
-_PAGE = TypeAdapter(list[_CommentPayload])
-
-
-class _IssuePayload(BaseModel):
-    number: int
-    pull_request: dict[str, Any] | None = None
-
-
-_ISSUES = TypeAdapter(list[_IssuePayload])
-
-
-def _read_comments(data: Any) -> list[FetchedComment]:
-    return [item.fetched() for item in _PAGE.validate_python(data)]
-
-
-def _read_issue_numbers(data: Any) -> list[int]:
-    return [item.number for item in _ISSUES.validate_python(data) if item.pull_request is None]
+def _page_key(origin: Origin, path: str) -> str:
+    """A listing page's URL as PyGithub sends it (query parameters sorted), so that a page
+    is recognised however a ``Link`` header spells it."""
+    return Requester.add_parameters_to_url(origin.url(path), {})
 
 
 @dataclass(frozen=True, slots=True)
@@ -103,7 +88,7 @@ class ApiSettings:
         api_url: the REST API root, e.g. ``https://api.github.com`` or
             ``https://ghe.example.com/api/v3`` (no trailing slash needed).
         token: the token, or ``None`` for unauthenticated requests. Never logged.
-        timeout: seconds per request (PyGithub takes whole seconds).
+        timeout: seconds each attempt may take in all (connect, headers, body, redirects).
         max_wait: seconds of rate-limit waiting allowed per comment.
     """
 
@@ -121,21 +106,6 @@ class ApiSettings:
         )
 
 
-def _failure_from_exception(exc: Exception) -> RequestFailure:
-    if isinstance(exc, GithubException):
-        data = exc.data if isinstance(exc.data, dict) else {}
-        message = data.get("message")
-        headers = {str(k).lower(): str(v) for k, v in (exc.headers or {}).items()}
-        return RequestFailure("http", exc.status, headers, str(message or ""))
-    if isinstance(exc, requests.exceptions.ConnectTimeout):
-        return RequestFailure("connection", detail="connection timed out")
-    if isinstance(exc, requests.exceptions.Timeout):
-        return RequestFailure("timeout")
-    if isinstance(exc, requests.exceptions.ConnectionError):
-        return RequestFailure("connection", detail=exc.__class__.__name__)
-    return RequestFailure("malformed", detail=f"{exc.__class__.__name__}: {exc}")
-
-
 class CommentFetcher:
     """Fetches issue comments of one repository (SPEC 6).
 
@@ -143,9 +113,15 @@ class CommentFetcher:
         settings: the :class:`ApiSettings`.
         sleep: how to wait (seconds); ``time.sleep`` by default.
         clock: the current time in epoch seconds; ``time.time`` by default.
+        on_request: called with a :class:`~frame_spine.request_log.RequestRecord` per request
+            (every attempt and redirect hop; SPEC 8 debug logging).
+        token_problem: why the token cannot be sent; every fetch is then ``gh-auth-expired``
+            without a request.
 
     Thread-safe: :meth:`fetch_all` fetches several comments concurrently, each with its own
-    PyGithub client. ``requests_made`` counts every GET issued, retries included.
+    PyGithub client and connection; the run's state (requests counted, listing pages
+    fetched, rate-limit waiting) is shared under a lock. ``requests_made`` counts every
+    request sent, retries and redirect hops included.
     """
 
     def __init__(
@@ -162,9 +138,9 @@ class CommentFetcher:
         self._clock = clock
         self._lock = threading.Lock()
         self._rate_limit_waited = 0.0
-        self._on_request = on_request
+        self._run = WireRun(on_request)
         self._token_problem = token_problem
-        self.requests_made = 0
+        self._idle: list[tuple[Github, Wire]] = []
 
     @classmethod
     def for_target(
@@ -199,6 +175,16 @@ class CommentFetcher:
             token_problem=problem,
         )
 
+    @property
+    def repository(self) -> str:
+        """The repository this fetcher reads, ``OWNER/NAME``."""
+        return self._settings.repository
+
+    @property
+    def requests_made(self) -> int:
+        """Requests sent so far: every attempt and every redirect hop."""
+        return self._run.requests_made
+
     def _refused(self, what: str) -> FetchFailure | None:
         """``gh-auth-expired`` without a request when the token cannot be sent (SPEC 6)."""
         if self._token_problem is None:
@@ -209,33 +195,70 @@ class CommentFetcher:
             "no request was made; fix the token",
         )
 
-    @property
-    def repository(self) -> str:
-        """The repository this fetcher reads, ``OWNER/NAME``."""
-        return self._settings.repository
-
-    def _client(self) -> Github:
-        settings = self._settings
-        return Github(
-            auth=Auth.Token(settings.token) if settings.token else None,
-            base_url=settings.api_url.rstrip("/"),
-            timeout=settings.timeout,
-            user_agent=USER_AGENT,
-            retry=None,
-            seconds_between_requests=None,
-            seconds_between_writes=None,
-            lazy=True,
-            api_version=API_VERSION,
-        )
-
-    def _get_once(self, client: Github, comment_id: int) -> FetchedComment:
-        base = client.requester.base_url
-        url = f"{base}/repos/{self._settings.repository}/issues/comments/{comment_id}"
-        comment = IssueComment(client.requester, url=url, accept=ACCEPT)
+    @contextmanager
+    def _connected(self) -> Iterator[tuple[Requester, Wire]]:
+        """A PyGithub requester (URLs, token, headers) and the wire it sends through, for one
+        thread at a time: an idle one is reused (its kept-alive connection saves a TCP and
+        TLS handshake for a sequential fetch, e.g. an ``auto`` sibling or audit's siblings),
+        else a new one is made (plan and sibling fetched concurrently get one each)."""
         with self._lock:
-            self.requests_made += 1
-        raw = comment.raw_data  # the one GET (the object is lazy until now)
-        return _CommentPayload.model_validate(raw).fetched()
+            connected = self._idle.pop() if self._idle else None
+        if connected is None:
+            settings = self._settings
+            client = Github(
+                auth=Auth.Token(settings.token) if settings.token else None,
+                base_url=settings.api_url.rstrip("/"),
+                timeout=settings.timeout,
+                user_agent=USER_AGENT,
+                retry=None,
+                seconds_between_requests=None,
+                seconds_between_writes=None,
+                lazy=True,
+                api_version=API_VERSION,
+            )
+            connected = (client, Wire(settings.api_url, settings.timeout, self._run))
+        client, wire = connected
+        try:
+            yield client.requester, wire
+        finally:
+            with self._lock:
+                self._idle.append(connected)
+
+    def close(self) -> None:
+        """Close the kept-alive connections (optional: they close when the process ends)."""
+        with self._lock:
+            idle, self._idle = self._idle, []
+        for client, wire in idle:
+            wire.close()
+            client.close()
+
+    def _url(self, path: str) -> str:
+        return f"{self._settings.api_url.rstrip('/')}/repos/{self._settings.repository}/{path}"
+
+    @staticmethod
+    def _get(requester: Requester, wire: Wire, url: str) -> Answer:
+        """One GET through PyGithub and the wire; an error status is a :class:`WireError`."""
+        connection = wire.connection()
+        requester.requestJson("GET", url, headers={"Accept": ACCEPT}, cnx=connection)
+        answer = connection.answer
+        assert answer is not None, "PyGithub asks the connection for its answer"
+        if not 200 <= answer.status <= 299:
+            failure = RequestFailure("http", answer.status, answer.fields, api_message(answer.body))
+            raise WireError(failure)
+        return answer
+
+    def _get_comment(self, requester: Requester, wire: Wire, comment_id: int) -> FetchedComment:
+        answer = self._get(requester, wire, self._url(f"issues/comments/{comment_id}"))
+        comment = read_comment(
+            answer.body,
+            answer.fields.get("content-type", ""),
+            comment_id=comment_id,
+            repository=self._settings.repository,
+            redirected=answer.redirected,
+        )
+        if isinstance(comment, Unusable):
+            raise unusable(comment.detail, answer.fields)
+        return comment
 
     def _retrying(self, what: str, attempt_once: Callable[[], T]) -> T | FetchFailure:
         """Call ``attempt_once`` until it succeeds or the SPEC 6 policy gives up.
@@ -249,10 +272,8 @@ class CommentFetcher:
         while True:
             try:
                 return attempt_once()
-            except ValidationError as exc:
-                failure = RequestFailure("malformed", detail=f"{exc.error_count()} field errors")
-            except Exception as exc:  # PyGithub, requests and JSON errors alike
-                failure = _failure_from_exception(exc)
+            except WireError as exc:
+                failure = exc.failure
             if failure.kind != "http" or failure.status not in (403, 429):
                 attempt += 1
             with self._lock:
@@ -283,88 +304,141 @@ class CommentFetcher:
             role: ``"plan"`` or ``"sibling"``, for messages ("plan comment 5 in o/r").
 
         Returns:
-            The :class:`FetchedComment`, or a :class:`FetchFailure` with the SPEC 6 status.
-            Never raises.
+            The :class:`FetchedComment` (the comment asked for: its id, and an ``issue_url``
+            of the repository unless the API redirected), or a :class:`FetchFailure` with the
+            SPEC 6 status. Never raises.
         """
         what = f"{role} comment {comment_id} in {self._settings.repository}"
         refused = self._refused(what)
         if refused is not None:
             return refused
-        client = self._client()
         try:
-            return self._retrying(what, lambda: self._get_once(client, comment_id))
-        finally:
-            client.close()
+            with self._connected() as (requester, wire):
+                return self._retrying(what, lambda: self._get_comment(requester, wire, comment_id))
+        except Exception as exc:  # a defect, never a network condition: no library text
+            return _unexpected(what, exc)
+
+    def _next_page(self, answer: Answer, wire: Wire) -> str | None:
+        """The next page's URL, or ``None``; a link elsewhere or back to a page already
+        fetched is a :class:`WireError` (SPEC 6: never followed, never given the token)."""
+        link = _next_link(answer.fields)
+        if link is None:
+            return None
+        try:
+            origin, path = Origin.of(urljoin(answer.url, link))
+        except ValueError:
+            raise unusable(
+                "a pagination link of the GitHub API is not a usable URL", answer.fields
+            ) from None
+        if origin != wire.origin:
+            raise unusable(
+                f"a pagination link of the GitHub API points to {origin.named_from(wire.origin)}"
+                ": not followed, and the token was not sent there",
+                answer.fields,
+            )
+        url = _page_key(origin, path)
+        if self._run.fetched_page(url):
+            shown = path if len(path) <= 120 else path[:117] + "..."
+            raise unusable(
+                "a pagination link of the GitHub API loops back to a page already fetched "
+                f"({shown!r})",
+                answer.fields,
+            )
+        return url
 
     def _get_page(
         self,
         requester: Requester,
+        wire: Wire,
         url: str,
-        parameters: dict[str, Any] | None,
-        read: Callable[[Any], list[T]],
-    ) -> tuple[dict[str, Any], list[T]]:
-        with self._lock:
-            self.requests_made += 1
-        headers, data = requester.requestJsonAndCheck(
-            "GET", url, parameters=parameters, headers={"Accept": ACCEPT}
-        )
-        return headers, read(data)
+        read: PageReader[T],
+        redirected: bool,
+    ) -> tuple[list[T], str | None, bool]:
+        answer = self._get(requester, wire, url)
+        redirected = redirected or answer.redirected
+        items = read(answer.body, answer.fields.get("content-type", ""), redirected)
+        if isinstance(items, Unusable):
+            raise unusable(items.detail, answer.fields)
+        return items, self._next_page(answer, wire), redirected
 
     def _pages(
-        self,
-        path: str,
-        what: str,
-        parameters: dict[str, Any],
-        read: Callable[[Any], list[T]],
+        self, path: str, what: str, parameters: dict[str, Any], read: PageReader[T]
     ) -> Iterator[list[T] | FetchFailure]:
         refused = self._refused(what)
         if refused is not None:
             yield refused
             return
-        client = self._client()
-        requester = client.requester
-        url: str | None = f"{requester.base_url}/repos/{self._settings.repository}/{path}"
-        query: dict[str, Any] | None = {"per_page": 100, **parameters}
         try:
-            while url is not None:
-                get_page = functools.partial(self._get_page, requester, url, query, read)
-                outcome = self._retrying(what, get_page)
-                if isinstance(outcome, FetchFailure):
-                    yield outcome
-                    return
-                headers, items = outcome
-                yield items
-                url, query = _next_link(headers), None  # the next link carries the query
-        finally:
-            client.close()
+            with self._connected() as (requester, wire):
+                query = urlencode({"per_page": 100, **parameters})
+                origin, first = Origin.of(self._url(f"{path}?{query}"))
+                url: str | None = _page_key(origin, first)
+                redirected = False
+                while url is not None:
+                    self._run.claim_page(url)
+                    get_page = functools.partial(
+                        self._get_page, requester, wire, url, read, redirected
+                    )
+                    outcome = self._retrying(what, get_page)
+                    if isinstance(outcome, FetchFailure):
+                        yield outcome
+                        return
+                    items, url, redirected = outcome
+                    yield items
+        except Exception as exc:  # a defect, never a network condition: no library text
+            yield _unexpected(what, exc)
 
     def pages(
-        self, path: str, what: str, parameters: dict[str, Any] | None = None
+        self,
+        path: str,
+        what: str,
+        parameters: dict[str, Any] | None = None,
+        *,
+        issue_number: int | None = None,
     ) -> Iterator[list[FetchedComment] | FetchFailure]:
         """Stream a listing of issue comments page by page (``per_page=100``).
 
-        Follows the ``Link: <...>; rel="next"`` headers through PyGithub's requester, so only
-        the current page is held in memory and no page is requested twice or beyond the
-        last (PyGithub's ``PaginatedList`` would keep every element). Each page is retried
-        as a single request would be.
+        Follows the ``Link: <...>; rel="next"`` headers within the API's origin, so only the
+        current page is held in memory and no page is requested twice or beyond the last
+        (PyGithub's ``PaginatedList`` would keep every element). Each page is retried as a
+        single request would be. A link to another origin, or back to a page already
+        fetched in this run, ends the listing with ``error``.
 
         Args:
             path: the listing path under the repository, e.g. ``"issues/5/comments"`` or
                 ``"issues/comments"`` (repository-wide).
             what: how messages name the listing.
             parameters: further query parameters of the first request (e.g. ``since``).
+            issue_number: the issue of an ``issues/N/comments`` listing: a listed comment of
+                another issue makes the page unusable.
 
         Yields:
             Each page's comments, in the API's order; a :class:`FetchFailure` (then stops)
-            when a page cannot be fetched or is not a list of issue comments.
+            when a page cannot be fetched or is not a list of this repository's comments
+            (any repository's after a redirect: a renamed repository).
         """
-        return self._pages(path, what, parameters or {}, _read_comments)
+        repository = self._settings.repository
+
+        def read(body: bytes | bytearray, kind: str, redirected: bool) -> Any:
+            return read_comment_page(
+                body,
+                kind,
+                repository=repository,
+                issue_number=issue_number,
+                redirected=redirected,
+            )
+
+        return self._pages(path, what, parameters or {}, read)
 
     def issue_numbers(self, state: str, what: str) -> Iterator[list[int] | FetchFailure]:
         """Stream the numbers of the repository's issues in ``state`` (``open``/``closed``),
         page by page (``GET /repos/{o}/{r}/issues?state=...&per_page=100``); pull requests,
         which that listing also returns, are left out."""
-        return self._pages("issues", what, {"state": state}, _read_issue_numbers)
+
+        def read(body: bytes | bytearray, kind: str, _redirected: bool) -> Any:
+            return read_issue_numbers(body, kind)
+
+        return self._pages("issues", what, {"state": state}, read)
 
     def fetch_all(self, wanted: Sequence[tuple[int, str]]) -> list[FetchedComment | FetchFailure]:
         """Fetch several comments concurrently (SPEC 6 step 2: plan and sibling together).
@@ -379,3 +453,11 @@ class CommentFetcher:
             return [self.fetch(*wanted[0])]
         with ThreadPoolExecutor(max_workers=len(wanted)) as pool:
             return list(pool.map(lambda item: self.fetch(*item), wanted))
+
+
+def _unexpected(what: str, exc: Exception) -> FetchFailure:
+    """A defect met while fetching, named by its class only (its text could quote anything)."""
+    return FetchFailure(
+        Status.ERROR,
+        f"{what}: the request failed unexpectedly ({exc.__class__.__name__})",
+    )

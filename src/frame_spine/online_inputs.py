@@ -11,6 +11,7 @@ from typing import Any, Literal
 
 from pydantic import BaseModel, ConfigDict, ValidationError, ValidationInfo, field_validator
 
+from .api_urls import Origin
 from .models import (
     LookupRequest,
     LookupResult,
@@ -44,14 +45,23 @@ def check_repository(value: Any) -> str:
 
 
 def check_api_url(value: Any) -> str:
-    """An ``http(s)://host[/path]`` API root, without a trailing slash.
+    """An ``http(s)://host[:port][/path]`` API root that requests can be sent to, without a
+    trailing slash (SPEC 6: a URL that parses but cannot be used is refused here, before any
+    request: a port outside 1..65535, a broken IPv6 literal).
 
     Raises:
-        ValueError: naming the input.
+        ValueError: naming the input and saying why. A URL with a user name or password is
+            refused without quoting it.
     """
     text = str(value or "").strip()
     if not _API_URL.fullmatch(text):
         raise ValueError(f"api-url {text!r} is not an http(s) URL")
+    if "@" in text.split("/", 3)[2]:
+        raise ValueError("api-url carries a user name or password: give the token as the token")
+    try:
+        Origin.of(text)
+    except ValueError as exc:
+        raise ValueError(f"api-url {text!r} cannot be used: {exc}") from None
     return text.rstrip("/")
 
 

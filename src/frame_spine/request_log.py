@@ -37,13 +37,25 @@ class RequestRecord:
 RequestListener = Callable[[RequestRecord], None]
 
 
+def _printable(text: str | None, limit: int) -> str:
+    """``text`` on one line of printable characters (others as ``\\xNN``/``\\uNNNN``
+    escapes), at most ``limit`` characters; ``-`` when empty. A path or header value comes
+    from the server (a redirect's ``Location``) and must not break or forge a log line."""
+    if not text:
+        return "-"
+    shown = "".join(char if char.isprintable() else ascii(char)[1:-1] for char in text)
+    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+
+
 def request_log_line(record: RequestRecord) -> str:
     """One debug line for a request, e.g.
     ``GET /repos/o/r/issues/comments/5 -> 200 in 12 ms (rate limit remaining 4999, request id
-    F00D:1234)``; ``-> no answer`` when none came; unknown headers print as ``-``."""
+    F00D:1234)``; ``-> no answer`` when none came; unknown headers print as ``-``. Always one
+    line of printable text (control characters escaped), whatever the server sent."""
     answer = str(record.status) if record.status is not None else "no answer"
     return (
-        f"{record.method} {record.path} -> {answer} in {record.milliseconds:.0f} ms "
-        f"(rate limit remaining {record.rate_limit_remaining or '-'}, "
-        f"request id {record.request_id or '-'})"
+        f"{record.method} {_printable(record.path, 500)} -> {answer} in "
+        f"{record.milliseconds:.0f} ms "
+        f"(rate limit remaining {_printable(record.rate_limit_remaining, 40)}, "
+        f"request id {_printable(record.request_id, 100)})"
     )

@@ -37,7 +37,9 @@ def _discover(
     repository = fetcher.repository
     plans: list[FetchedComment] = []
     for page in fetcher.pages(
-        f"issues/{issue_number}/comments", f"the comments of issue #{issue_number} in {repository}"
+        f"issues/{issue_number}/comments",
+        f"the comments of issue #{issue_number} in {repository}",
+        issue_number=issue_number,
     ):
         if isinstance(page, FetchFailure):
             return failed_result(page)
