@@ -48,7 +48,7 @@ def test_debug_line_per_request(tmp_path: Path, monkeypatch: pytest.MonkeyPatch)
     assert stdout.getvalue().decode("utf-8") == (
         f"::debug::GET /repos/{REPO}/issues/comments/5 -> 200 in 12 ms (rate limit remaining "
         "4999, request id F00D:1)\n"
-        "::debug::GET /a%0A::error::x -> no answer in 3 ms (rate limit remaining -, request "
+        "::debug::GET /a\\n::error::x -> no answer in 3 ms (rate limit remaining -, request "
         "id -)\n"
     )
 
@@ -178,10 +178,6 @@ def test_runner_debug_writes_no_token_and_no_body(fake_github: FakeGitHub, tmp_p
     assert not any(line in run.stdout for line in S1.splitlines() if len(line) > 8)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the fetcher calls on_request once the wire branch is merged: remove this mark then",
-)
 def test_runner_debug_logs_one_line_per_request(fake_github: FakeGitHub, tmp_path: Path) -> None:
     serve(fake_github)
     run = run_action(
