@@ -448,3 +448,17 @@ def test_parsing_frees_what_the_parser_allocates() -> None:
 @NEEDS_ORACLE
 def test_oracle_runs() -> None:
     assert oracle.code_lines(lines("```", "<!-- frame-spine -->", "```")) == {2}
+
+
+@pytest.mark.parametrize("hop", [0, 1, 3, 16, 17, 100, 255, 256, 257, 1000, 4999, 5000, 5001, 9999])
+def test_line_hops_land_on_the_line_start(hop: int) -> None:
+    from frame_spine.code_regions import _skip_lines
+
+    lines_ = [("x" * (n % 7)) + ("é" if n % 5 == 0 else "") for n in range(5000)]
+    data = "\n".join(lines_).encode()
+    starts = [0]
+    for line in lines_:
+        starts.append(starts[-1] + len(line.encode()) + 1)
+    for origin in (0, 1, 2500):
+        expected = starts[origin + hop] if origin + hop < len(lines_) else len(data)
+        assert _skip_lines(data, starts[origin], hop) == expected

@@ -16,25 +16,30 @@ option), so a comment cannot fake a ``<pre data-sourcepos`` tag.
 
 from __future__ import annotations
 
-import ctypes
 import re
+import threading
 from bisect import bisect_right
 from collections.abc import Callable
 from dataclasses import dataclass
 from functools import cache, lru_cache
-from typing import Any
+from typing import Any, NamedTuple
 
 #: GitHub's comment extensions (the oracle, ``tests/code_lines.py``, runs the same set).
 GFM_EXTENSIONS = ("table", "strikethrough", "autolink", "tagfilter", "tasklist")
 
-_PRE = b'<pre data-sourcepos="'
-_CODE_WITH_INFO = b"<code class="
+# The opening tags of a code block in cmark's HTML with source positions (never raw HTML:
+# the UNSAFE option is off): start line, start column (in bytes), and whether there is an info
+# string (the class attribute).
+_CODE_BLOCK = re.compile(rb'<pre data-sourcepos="(\d+):(\d+)-[0-9:]*"><code( class="[^"]*")?>')
 _CODE_END = b"</code></pre>"
+_FENCE_RUNS = (b"```", b"~~~")
 # A fence opener without an info string, read from its start column (sourcepos points at the
 # first fence character; the rest of the line may only be spaces and tabs).
 _BARE_FENCE = re.compile(rb"(?:`{3,}|~{3,})[ \t]*")
-# Lines scanned per window before the galloping line search narrows down (bytes).
-_WINDOW = 64
+# Line hops up to this many lines step newline by newline; longer ones gallop from a window
+# of this many bytes.
+_SHORT_HOP = 16
+_WINDOW = 256
 
 
 @dataclass(frozen=True, slots=True)
@@ -101,33 +106,34 @@ def code_lines(text: str) -> CodeLines:
 
 
 def _code_ranges(data: bytes, html: bytes) -> list[tuple[int, int]]:
-    """Read the code blocks' content lines from cmark-gfm's HTML with source positions."""
+    """Read the code blocks' content lines from cmark-gfm's HTML with source positions.
+
+    One regular-expression pass over the HTML (code text is escaped, so it never holds the
+    tag searched for); the source is looked at only for blocks without an info string, on
+    lines reached by a cursor that only moves forward.
+    """
     ranges: list[tuple[int, int]] = []
-    cursor = _LineCursor(data)
-    pos = 0
-    while True:
-        pre = html.find(_PRE, pos)
-        if pre == -1:
-            return ranges
-        attr = pre + len(_PRE)
-        quote = html.index(b'"', attr)
-        start, _, _end = html[attr:quote].partition(b"-")
-        line_text, _, column_text = start.partition(b":")
-        line, column = int(line_text), int(column_text)
-        code = quote + 2  # past '">'
-        content = html.index(b">", code) + 1
+    line_no, line_start = 1, 0  # the cursor over ``data``
+    for match in _CODE_BLOCK.finditer(html):
+        content = match.end()
         end = html.index(_CODE_END, content)
-        pos = end + len(_CODE_END)
         count = html.count(b"\n", content, end)
         if count == 0:
             continue
-        if html.startswith(_CODE_WITH_INFO, code):
-            fenced = True  # only a fence has an info string
-        else:
-            first = html[content : html.index(b"\n", content)]
-            fenced = _opens_bare_fence(cursor.line(line)[column - 1 :], first)
+        line = int(match[1])
+        fenced = match[3] is not None  # only a fence has an info string
+        if not fenced:
+            line_start = _skip_lines(data, line_start, line - line_no)
+            line_no = line
+            at = line_start + int(match[2]) - 1  # sourcepos columns count bytes from 1
+            if data.startswith(_FENCE_RUNS, at):
+                eol = data.find(b"\n", at)
+                source = data[at : len(data) if eol == -1 else eol]
+                first = html[content : html.index(b"\n", content)]
+                fenced = _opens_bare_fence(source, first)
         first_line = line + 1 if fenced else line
         ranges.append((first_line, first_line + count - 1))
+    return ranges
 
 
 def _opens_bare_fence(source: bytes, first_content: bytes) -> bool:
@@ -143,67 +149,45 @@ def _opens_bare_fence(source: bytes, first_content: bytes) -> bool:
     return source.rstrip(b" \t") != first_content.rstrip(b" \t")
 
 
-class _LineCursor:
-    """Lines of ``data`` by 1-based number, for increasing numbers, in linear total time.
+def _skip_lines(data: bytes, pos: int, lines: int) -> int:
+    """Return the offset of the line ``lines`` lines after the one starting at ``pos``.
 
-    Moving forward gallops with ``bytes.count`` (windows doubling, then halving), so a jump
-    over many lines costs C-speed work proportional to the bytes jumped over.
+    Short hops step newline by newline; long ones gallop with ``bytes.count`` (windows
+    doubling, then halving), so a hop costs C-speed work proportional to the bytes it
+    crosses. Past the last line: ``len(data)``.
     """
-
-    __slots__ = ("_data", "_line", "_pos")
-
-    def __init__(self, data: bytes) -> None:
-        self._data = data
-        self._line = 1
-        self._pos = 0
-
-    def line(self, number: int) -> bytes:
-        if number < self._line:  # never happens for cmark's ordered output; stay correct
-            self._line, self._pos = 1, 0
-        self._pos = self._skip(self._pos, number - self._line)
-        self._line = number
-        end = self._data.find(b"\n", self._pos)
-        return self._data[self._pos : len(self._data) if end == -1 else end]
-
-    def _skip(self, pos: int, lines: int) -> int:
-        """Offset of the line ``lines`` lines after the one starting at ``pos``."""
-        data = self._data
-        size = len(data)
-        window = _WINDOW
-        while lines > 0:
-            stop = min(size, pos + window)
-            found = data.count(b"\n", pos, stop)
-            if found >= lines:
-                break
+    size = len(data)
+    if lines <= _SHORT_HOP:
+        for _ in range(lines):
+            found = data.find(b"\n", pos)
+            if found == -1:
+                return size
+            pos = found + 1
+        return pos
+    window = _WINDOW
+    while True:
+        stop = min(size, pos + window)
+        found = data.count(b"\n", pos, stop)
+        if found >= lines:
+            break
+        lines -= found
+        pos = stop
+        if stop == size:
+            return size
+        window *= 2
+    while window > _WINDOW:
+        window //= 2
+        stop = min(size, pos + window)
+        found = data.count(b"\n", pos, stop)
+        if found < lines:
             lines -= found
             pos = stop
-            if stop == size:
-                return size  # fewer lines than asked: the end
-            window *= 2
-        while lines > 0 and window > _WINDOW:
-            window //= 2
-            stop = min(size, pos + window)
-            found = data.count(b"\n", pos, stop)
-            if found < lines:
-                lines -= found
-                pos = stop
-        for _ in range(lines):
-            pos = data.index(b"\n", pos) + 1
-        return pos
+    for _ in range(lines):
+        pos = data.index(b"\n", pos) + 1
+    return pos
 
 
-class _Mem(ctypes.Structure):
-    """cmark's ``cmark_mem`` allocator: the functions that allocated what it hands back."""
-
-    _fields_ = (
-        ("calloc", ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t)),
-        ("realloc", ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)),
-        ("free", ctypes.CFUNCTYPE(None, ctypes.c_void_p)),
-    )
-
-
-@dataclass(frozen=True, slots=True)
-class _Binding:
+class _Binding(NamedTuple):
     """The parts of cmarkgfm used here, loaded once."""
 
     ffi: Any
@@ -214,8 +198,17 @@ class _Binding:
     free_buffer: Callable[[int], None]
 
 
-@cache
+_BINDING_LOCK = threading.Lock()
+
+
 def _binding() -> _Binding:
+    """The loaded binding (thread-safe first use: cmark registers its extensions globally)."""
+    with _BINDING_LOCK:
+        return _load_binding()
+
+
+@cache
+def _load_binding() -> _Binding:
     """Import cmarkgfm and look up GitHub's extensions (first use only).
 
     The binding's own helpers never free the document tree nor the rendered HTML (a leak of
@@ -223,7 +216,18 @@ def _binding() -> _Binding:
     both are freed here with cmark's own ``cmark_node_free`` and allocator, which the
     binding's shared library exports but does not declare.
     """
+    import ctypes
+
     from cmarkgfm import cmark  # type: ignore[import-untyped]
+
+    class Mem(ctypes.Structure):
+        """cmark's ``cmark_mem`` allocator: the functions that allocated what it hands back."""
+
+        _fields_ = (
+            ("calloc", ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t)),
+            ("realloc", ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)),
+            ("free", ctypes.CFUNCTYPE(None, ctypes.c_void_p)),
+        )
 
     ffi, lib = cmark._cmark.ffi, cmark._cmark.lib
     cmark.core_extensions_ensure_registered()
@@ -236,7 +240,7 @@ def _binding() -> _Binding:
     node_free.restype = None
     allocator = shared.cmark_get_default_mem_allocator
     allocator.argtypes = ()
-    allocator.restype = ctypes.POINTER(_Mem)
+    allocator.restype = ctypes.POINTER(Mem)
     buffer_free = allocator().contents.free
     return _Binding(
         ffi=ffi,
