@@ -11,6 +11,10 @@ Median wall time of, interleaved (so machine noise hits all three alike):
 
 Targets (exit 1 when one fails): (c)/(b) <= 1.5; (c) exits 0 with status ``ok``; the offline
 lookup imports neither ``github`` (PyGithub) nor ``actions_toolkit``.
+
+Also printed: what the code-region parser (SPEC 2.4: ``cmarkgfm`` and the ``ctypes`` it is
+freed with) adds to the start-up, from ``-X importtime``. The 878 plan holds indented lines, so
+its lookup loads the parser; a body that cannot hold code never does.
 """
 
 from __future__ import annotations
@@ -33,6 +37,7 @@ RUNS = 21
 WARMUP = 2
 RATIO_LIMIT = 1.5
 FORBIDDEN = ("github", "actions_toolkit")
+PARSER = ("cmarkgfm", "ctypes", "_cffi_backend")
 
 LOOKUP_ARGS = [
     "lookup",
@@ -102,9 +107,12 @@ def check_lookup(completed: subprocess.CompletedProcess[bytes]) -> str | None:
     return None
 
 
-def importtime_modules(env: dict[str, str]) -> tuple[set[str], list[tuple[int, str]]]:
-    """Modules imported by the console script (``-X importtime``) and the slowest ones
-    (top-level packages and ``frame_spine`` modules, by cumulative import time)."""
+def importtime_modules(
+    env: dict[str, str],
+) -> tuple[set[str], list[tuple[int, str]], dict[str, int]]:
+    """Modules imported by the console script (``-X importtime``), the slowest ones
+    (top-level packages and ``frame_spine`` modules, by cumulative import time), and the
+    cumulative microseconds of the parser's modules (``PARSER``) when imported."""
     completed = subprocess.run(
         [str(PYTHON), "-X", "importtime", str(CLI), *LOOKUP_ARGS],
         capture_output=True,
@@ -114,6 +122,7 @@ def importtime_modules(env: dict[str, str]) -> tuple[set[str], list[tuple[int, s
     )
     modules: set[str] = set()
     timings: list[tuple[int, str]] = []
+    parser: dict[str, int] = {}
     for line in completed.stderr.decode().splitlines():
         if not line.startswith("import time:") or "|" not in line:
             continue
@@ -124,8 +133,10 @@ def importtime_modules(env: dict[str, str]) -> tuple[set[str], list[tuple[int, s
         modules.add(name)
         if "." not in name or name.startswith("frame_spine."):
             timings.append((int(parts[1]), name))
+        if name in PARSER:
+            parser[name] = int(parts[1])
     timings.sort(reverse=True)
-    return modules, timings[:8]
+    return modules, timings[:8], parser
 
 
 def main() -> int:
@@ -196,7 +207,7 @@ def main() -> int:
     if verdict == "FAIL":
         failures.append(f"the offline lookup imports {loaded} (exit {report['exit']})")
 
-    modules, slowest = importtime_modules(env)
+    modules, slowest, parser = importtime_modules(env)
     imported = sorted(m for m in modules if m.split(".")[0] in FORBIDDEN)
     verdict = "PASS" if modules and not imported else "FAIL"
     print(
@@ -208,6 +219,8 @@ def main() -> int:
         print(f"  slowest imports (cumulative): {shown}")
     if verdict == "FAIL":
         failures.append(f"-X importtime shows {imported or 'no modules (probe failed)'}")
+    shown = ", ".join(f"{name} {parser[name] / 1e3:.1f} ms" for name in PARSER if name in parser)
+    print(f"  code-region parser imports (cumulative): {shown or 'not imported'}")
 
     print()
     if failures:

@@ -95,7 +95,7 @@ def test_bare_marker_block() -> None:
     scan = scan_comment(body)
     assert scan.blocks == (Block(SLICE, "step_id: s1\nprovides: [x]", 2, 3, True),)
     assert scan.unterminated == ()
-    assert scan.fenced == ()
+    assert scan.examples == ()
     assert scan.markers == ()
 
 
@@ -107,7 +107,7 @@ def test_bare_marker_block() -> None:
         "<!--   frame-spine   -->   ",
         "<!--\tframe-spine\t-->\t",
         "  <!-- frame-spine -->",
-        "\t<!-- frame-spine -->",
+        "   <!-- frame-spine -->",
     ],
 )
 def test_bare_marker_head_variants(head: str) -> None:
@@ -199,8 +199,8 @@ def test_open_head_whitespace_between_comment_opener_and_name_optional() -> None
     )
 
 
-@pytest.mark.parametrize("indent", ["  ", "\t", " \t ", "        ", "\t\t"])
-def test_heads_after_spaces_and_tabs(indent: str) -> None:
+@pytest.mark.parametrize("indent", [" ", "  ", "   "])
+def test_heads_after_up_to_three_spaces(indent: str) -> None:
     body = lines(
         f"{indent}<!-- frame-spine",
         "a: 1",
@@ -214,6 +214,27 @@ def test_heads_after_spaces_and_tabs(indent: str) -> None:
         Block(SPINE, "a: 1", 1, 2, False),
         Block(SLICE, "step_id: s1", 4, 5, True),
     )
+    assert scan.examples == ()
+
+
+@pytest.mark.parametrize("indent", ["    ", "\t", " \t", " \t ", "        ", "\t\t", "   \t"])
+def test_heads_indented_four_columns_are_indented_code(indent: str) -> None:
+    # SPEC 2.4 (revision 2): four columns of indentation (a tab counts as reaching the next
+    # multiple of four) start an indented code block, unless the line continues a paragraph.
+    # Line 1 is code, so lines 2-3 are a paragraph, and line 4 (indented the same) continues
+    # that paragraph: it is no code, so its head is live.
+    body = lines(
+        f"{indent}<!-- frame-spine",
+        "a: 1",
+        "-->",
+        f"{indent}<!-- frame-slice -->",
+        "step_id: s1",
+        "-->",
+    )
+    scan = scan_comment(body)
+    assert scan.examples == (HeadRef(SPINE, 1),)
+    assert scan.blocks == (Block(SLICE, "step_id: s1", 4, 5, True),)
+    assert scan.unterminated == ()
 
 
 # --- 2.3 what is (not) a head --------------------------------------------------------------
@@ -233,7 +254,7 @@ def test_mid_line_mention_is_not_a_head(line: str) -> None:
     scan = scan_comment(lines("prose", line, "step_id: s1", "-->", "more"))
     assert scan.blocks == ()
     assert scan.unterminated == ()
-    assert scan.fenced == ()
+    assert scan.examples == ()
 
 
 @pytest.mark.parametrize(
@@ -297,7 +318,7 @@ def test_sibling_comment_shape_from_spec_section_1() -> None:
         MarkerLine("stamp", "2026-07-18T22:20:00Z", 2),
     )
     assert scan.unterminated == ()
-    assert scan.fenced == ()
+    assert scan.examples == ()
 
 
 # --- 2.4 fences ----------------------------------------------------------------------------
@@ -338,7 +359,7 @@ def _fenced_example(opener: str, closer: str) -> str:
 )
 def test_fenced_heads_are_examples(opener: str, closer: str) -> None:
     scan = scan_comment(_fenced_example(opener, closer))
-    assert scan.fenced == (HeadRef(SPINE, 3),)
+    assert scan.examples == (HeadRef(SPINE, 3),)
     assert scan.blocks == (Block(SPINE, "a: real", 7, 8, False),)
     assert scan.unterminated == ()
 
@@ -367,7 +388,7 @@ def test_non_closers_keep_the_fence_open(opener: str, not_a_closer: str) -> None
         "<!-- frame-slice step_id: s1 -->",
     )
     scan = scan_comment(body)
-    assert scan.fenced == (HeadRef(SPINE, 3),)
+    assert scan.examples == (HeadRef(SPINE, 3),)
     assert scan.blocks == (Block(SLICE, "step_id: s1", 7, 7, False),)
     assert scan.unterminated == ()
 
@@ -388,7 +409,7 @@ def test_non_openers_do_not_start_a_fence(not_an_opener: str) -> None:
     body = lines(not_an_opener, "<!-- frame-spine", "a: 1", "-->", "```")
     scan = scan_comment(body)
     assert scan.blocks == (Block(SPINE, "a: 1", 2, 3, False),)
-    assert scan.fenced == ()
+    assert scan.examples == ()
 
 
 def test_unclosed_fence_runs_to_end_of_comment() -> None:
@@ -407,13 +428,13 @@ def test_unclosed_fence_runs_to_end_of_comment() -> None:
     assert scan.blocks == ()
     assert scan.unterminated == ()
     assert scan.markers == ()
-    assert scan.fenced == (HeadRef(SPINE, 2), HeadRef(SLICE, 5), HeadRef(SLICE, 8))
+    assert scan.examples == (HeadRef(SPINE, 2), HeadRef(SLICE, 5), HeadRef(SLICE, 8))
 
 
 def test_unclosed_fence_does_not_leak_into_another_comment() -> None:
     plan = scan_comment(lines("```", "<!-- frame-spine", "a: 1", "-->"))
     sibling = scan_comment(lines("<!-- frame-slice step_id: s1 -->"))
-    assert plan.fenced == (HeadRef(SPINE, 2),)
+    assert plan.examples == (HeadRef(SPINE, 2),)
     assert plan.blocks == ()
     assert sibling.blocks == (Block(SLICE, "step_id: s1", 1, 1, False),)
 
@@ -429,15 +450,17 @@ def test_fenced_heads_of_both_names_and_forms() -> None:
         "~~~",
     )
     scan = scan_comment(body)
-    assert scan.fenced == (HeadRef(SPINE, 2), HeadRef(SLICE, 3), HeadRef(SLICE, 4))
+    assert scan.examples == (HeadRef(SPINE, 2), HeadRef(SLICE, 3), HeadRef(SLICE, 4))
     assert scan.blocks == ()
     assert scan.unterminated == ()
     assert scan.markers == ()
 
 
 def test_fence_line_inside_block_payload_is_payload() -> None:
+    # The payload line ``` is payload (never a fence for the scanner), and the open head's
+    # HTML comment runs to its -->, so GitHub shows no code here.
     body = lines(
-        "<!-- frame-slice -->",
+        "<!-- frame-slice",
         "step_id: s1",
         "```",
         "-->",
@@ -447,10 +470,32 @@ def test_fence_line_inside_block_payload_is_payload() -> None:
     )
     scan = scan_comment(body)
     assert scan.blocks == (
-        Block(SLICE, "step_id: s1\n```", 1, 2, True),
+        Block(SLICE, "step_id: s1\n```", 1, 2, False),
         Block(SLICE, "step_id: s2", 5, 6, True),
     )
-    assert scan.fenced == ()
+    assert scan.examples == ()
+
+
+def test_bare_payload_opening_an_unclosed_fence_still_closes_and_later_heads_are_examples() -> None:
+    # SPEC 2.4: a bare-marker head is a one-line HTML comment for GitHub, so its payload is
+    # Markdown: the ``` line opens a fence that never closes. The block still ends at its
+    # --> (the closer search ignores code), and the head after it, which GitHub shows
+    # inside that fence, is an example.
+    body = lines(
+        "<!-- frame-slice -->",
+        "step_id: s1",
+        "```",
+        "-->",
+        "<!-- frame-slice -->",
+        "step_id: s2",
+        "-->",
+        "<!-- frame-slices-5 -->",
+    )
+    scan = scan_comment(body)
+    assert scan.blocks == (Block(SLICE, "step_id: s1\n```", 1, 2, True),)
+    assert scan.examples == (HeadRef(SLICE, 5),)
+    assert scan.unterminated == ()
+    assert scan.markers == ()
 
 
 def test_open_block_closes_at_arrow_in_what_looks_like_a_fence() -> None:
@@ -466,7 +511,7 @@ def test_open_block_closes_at_arrow_in_what_looks_like_a_fence() -> None:
     scan = scan_comment(body)
     # The block swallows the first ``` line; scanning resumes on line 5, which opens a fence.
     assert scan.blocks == (Block(SPINE, "a: 1\n```\nx", 1, 2, False),)
-    assert scan.fenced == (HeadRef(SLICE, 6),)
+    assert scan.examples == (HeadRef(SLICE, 6),)
 
 
 def test_fence_opened_after_a_block() -> None:
@@ -482,7 +527,7 @@ def test_fence_opened_after_a_block() -> None:
         Block(SLICE, "step_id: s1", 1, 1, False),
         Block(SLICE, "step_id: s3", 5, 5, False),
     )
-    assert scan.fenced == (HeadRef(SLICE, 3),)
+    assert scan.examples == (HeadRef(SLICE, 3),)
 
 
 def test_fenced_spine_example_before_real_spine() -> None:
@@ -568,7 +613,7 @@ def test_unterminated_bare_head_next_line_opens_fence() -> None:
     )
     scan = scan_comment(body)
     assert scan.unterminated == (HeadRef(SPINE, 1),)
-    assert scan.fenced == (HeadRef(SLICE, 3),)
+    assert scan.examples == (HeadRef(SLICE, 3),)
     assert scan.blocks == (Block(SLICE, "step_id: s2", 5, 5, False),)
 
 

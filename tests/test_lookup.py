@@ -631,8 +631,8 @@ def test_missing_spine_fenced_examples_only() -> None:
         run(body),
         status_message(
             "missing-spine",
-            "no frame-spine block outside fenced code: the frame-spine heads found are fenced "
-            "examples, not blocks",
+            "no frame-spine block outside code: the frame-spine heads found are code examples "
+            "(in fenced or indented code blocks), not blocks",
         ),
         1,
     )

@@ -239,11 +239,16 @@ def slice_block(draw: st.DrawFn, step: str) -> tuple[list[str], str]:
         )
     )
     body += ["  " + line for line in draw(st.lists(PAYLOAD_LINE, max_size=3))]
+    form = draw(st.sampled_from(["open", "open-inline-closer", "bare"]))
+    if form == "bare":
+        # A bare head is a one-line HTML comment for GitHub, so a bare payload is Markdown:
+        # a fence line in it would open a fence that never closes and turn every later head
+        # into a code example (SPEC 2.4). An open head's payload is inside its HTML comment.
+        body = [line for line in body if not line.lstrip(" ").startswith(("```", "~~~"))]
     while len(body) > 1 and not body[-1].strip(" \t"):
         body.pop()
     body[-1] = body[-1].rstrip(" \t")
     payload = "\n".join(body)
-    form = draw(st.sampled_from(["open", "open-inline-closer", "bare"]))
     padding = [""] if draw(st.booleans()) else []
     if form == "open":
         lines = ["<!-- frame-slice", *padding, *body, *padding, "-->"]

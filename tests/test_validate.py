@@ -221,8 +221,8 @@ def test_missing_spine_when_only_a_fenced_example_and_a_prose_mention() -> None:
     )
     check(result, [(E, "missing-spine", "plan", None, None, None)])
     assert messages(result) == [
-        "no frame-spine block outside fenced code: the frame-spine heads found are fenced "
-        "examples, not blocks"
+        "no frame-spine block outside code: the frame-spine heads found are code examples "
+        "(in fenced or indented code blocks), not blocks"
     ]
 
 

@@ -3,6 +3,11 @@
 Pure: text in, :class:`CommentScan` out. One pass over the comment, linear in its length even
 for adversarial input (thousands of unclosed heads, one 64 KB line): the searches for closers
 are memoised so no stretch of text is searched twice.
+
+Code (SPEC 2.4) is what GitHub shows as code: :mod:`.code_regions` computes it for the whole
+comment, on first need only (a body whose lines outside blocks hold no head and no marker line
+is never parsed). It decides one thing: whether a head or marker line outside any block is an
+example. Inside a block a payload line is payload and the closer search ignores code.
 """
 
 from __future__ import annotations
@@ -11,20 +16,21 @@ import re
 from dataclasses import dataclass
 from typing import Literal
 
+from .code_regions import CodeLines, code_lines
+
 BlockName = Literal["frame-spine", "frame-slice"]
 MarkerKind = Literal["plan-issue", "frame-slices", "stamp"]
 
 SPINE: BlockName = "frame-spine"
 SLICE: BlockName = "frame-slice"
 
-# A line that can change the scanner's state: an HTML comment opener (head or marker line)
-# or a fence line. Everything else is skipped at C speed.
-_CANDIDATE = re.compile(r"^(?:[ \t]*<!--| {0,3}(?:`{3}|~{3}))", re.MULTILINE)
+# A line that can change the scanner's state: an HTML comment opener (head or marker line).
+# Everything else is skipped at C speed.
+_CANDIDATE = re.compile(r"^[ \t]*<!--", re.MULTILINE)
 _HEAD = re.compile(r"[ \t]*<!--[ \t]*(frame-spine|frame-slice)(?=[ \t]|-->|$)")
 _BARE_REST = re.compile(r"[ \t]*-->[ \t]*")
 _BARE_CLOSER = re.compile(r"^[ \t]*-->", re.MULTILINE)
 _ARROW = re.compile("-->")
-_FENCE_OPEN = re.compile(r" {0,3}(?:(`{3,})[^`]*|(~{3,}).*)")
 _PLAN_ISSUE = "plan-issue-"
 _FRAME_SLICES = "frame-slices-"
 _STAMP = "frame-slices-generated-at:"
@@ -32,7 +38,7 @@ _STAMP = "frame-slices-generated-at:"
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """One complete block found outside fenced code.
+    """One complete block found outside code (SPEC 2.4).
 
     Attributes:
         name: ``"frame-spine"`` or ``"frame-slice"``.
@@ -53,7 +59,7 @@ class Block:
 
 @dataclass(frozen=True, slots=True)
 class HeadRef:
-    """A head that yields no block: unterminated (SPEC 2.7) or inside fenced code (SPEC 2.4).
+    """A head that yields no block: unterminated (SPEC 2.7) or an example in code (SPEC 2.4).
 
     Attributes:
         name: ``"frame-spine"`` or ``"frame-slice"``.
@@ -66,7 +72,7 @@ class HeadRef:
 
 @dataclass(frozen=True, slots=True)
 class MarkerLine:
-    """A whole marker line outside fences and blocks (SPEC 0, 5 check 5, 6 steps 3-4).
+    """A whole marker line outside code and blocks (SPEC 0, 2.4, 5 check 5, 6 steps 3-4).
 
     Attributes:
         kind: ``"plan-issue"`` (``<!-- plan-issue-N -->``), ``"frame-slices"``
@@ -89,14 +95,15 @@ class CommentScan:
         text: the normalised body (SPEC 2.1).
         blocks: complete blocks in comment order.
         unterminated: heads without a closer, in comment order.
-        fenced: block heads inside fenced code (examples, not blocks), in comment order.
-        markers: marker lines in comment order.
+        examples: block heads outside blocks that GitHub shows as code (examples, not
+            blocks: SPEC 2.4), in comment order.
+        markers: marker lines outside code and blocks, in comment order.
     """
 
     text: str
     blocks: tuple[Block, ...]
     unterminated: tuple[HeadRef, ...]
-    fenced: tuple[HeadRef, ...]
+    examples: tuple[HeadRef, ...]
     markers: tuple[MarkerLine, ...]
 
     def blocks_named(self, name: BlockName) -> list[Block]:
@@ -184,13 +191,28 @@ def _clean_payload(raw: str, first_line: int) -> tuple[str, int]:
     return "\n".join(kept), first_line + start
 
 
-def _fence_closes(line: str, char: str, width: int) -> bool:
-    """Whether ``line`` closes a fence of ``width`` ``char`` characters (SPEC 2.4)."""
-    body = line.lstrip(" ")
-    if len(line) - len(body) > 3:
-        return False
-    run = len(body) - len(body.lstrip(char))
-    return run >= width and not body[run:].strip(" \t")
+class _CodeCursor:
+    """Whether increasing line numbers are code lines; computes the regions on first call.
+
+    Walks the sorted ranges forward, so a scan's questions cost linear time in all.
+    """
+
+    __slots__ = ("_at", "_ranges", "_text")
+
+    def __init__(self, text: str) -> None:
+        self._text = text
+        self._ranges: CodeLines | None = None
+        self._at = 0
+
+    def __call__(self, line: int) -> bool:
+        if self._ranges is None:
+            self._ranges = code_lines(self._text)
+        ranges = self._ranges.ranges
+        at = self._at
+        while at < len(ranges) and ranges[at][1] < line:
+            at += 1
+        self._at = at
+        return at < len(ranges) and ranges[at][0] <= line
 
 
 def _marker_line(line: str, line_no: int) -> MarkerLine | None:
@@ -220,22 +242,25 @@ def scan_comment(body: str) -> CommentScan:
         body: one comment body, raw or normalised (it is normalised here; SPEC 2.1).
 
     Returns:
-        A :class:`CommentScan`. Heads inside fenced code are counted, not parsed; a head
-        with no closer yields an :class:`HeadRef` and scanning resumes on the next
-        line; after a block closes, scanning resumes on the line after its closer.
-        Never raises; time is linear in ``len(body)``.
+        A :class:`CommentScan`. A head or marker line outside any block that GitHub shows as
+        code (SPEC 2.4) is an example: heads are listed in ``examples``, marker lines are
+        dropped. A head with no closer yields a :class:`HeadRef` in ``unterminated`` and
+        scanning resumes on the next line; after a block closes, scanning resumes on the line
+        after its closer. Payload lines and the closer search ignore code. Never raises; time
+        is linear in ``len(body)`` (the code regions are computed once, only when a head or
+        marker line outside blocks needs them).
     """
     text = normalise_body(body)
     length = len(text)
     next_arrow = _FirstAtOrAfter(_ARROW, text)
     next_bare_closer = _FirstAtOrAfter(_BARE_CLOSER, text)
     line_of = _LineNumbers(text)
+    in_code = _CodeCursor(text)
 
     blocks: list[Block] = []
     unterminated: list[HeadRef] = []
     markers: list[MarkerLine] = []
-    fenced: list[HeadRef] = []
-    fence: tuple[str, int] | None = None
+    examples: list[HeadRef] = []
     pos = 0
     search = _CANDIDATE.search
 
@@ -250,20 +275,13 @@ def scan_comment(body: str) -> CommentScan:
         line = text[start:end]
         pos = end + 1
 
-        if fence is not None:
-            if _fence_closes(line, fence[0], fence[1]):
-                fence = None
-            else:
-                example = _HEAD.match(line)
-                if example is not None:
-                    example_name: BlockName = SPINE if example.group(1) == SPINE else SLICE
-                    fenced.append(HeadRef(example_name, line_of.at(start)))
-            continue
-
         head = _HEAD.match(line)
         if head is not None:
             name: BlockName = SPINE if head.group(1) == SPINE else SLICE
             head_line = line_of.at(start)
+            if in_code(head_line):
+                examples.append(HeadRef(name, head_line))
+                continue
             rest = line[head.end() :]
             if _BARE_REST.fullmatch(rest):
                 closer = next_bare_closer(pos) if pos <= length else -1
@@ -290,14 +308,8 @@ def scan_comment(body: str) -> CommentScan:
             pos = length + 1 if closer_end == -1 else closer_end + 1
             continue
 
-        opening = _FENCE_OPEN.fullmatch(line)
-        if opening is not None:
-            run = opening.group(1) or opening.group(2)
-            fence = (run[0], len(run))
-            continue
-
         marker = _marker_line(line, line_of.at(start))
-        if marker is not None:
+        if marker is not None and not in_code(marker.line):
             markers.append(marker)
 
-    return CommentScan(text, tuple(blocks), tuple(unterminated), tuple(fenced), tuple(markers))
+    return CommentScan(text, tuple(blocks), tuple(unterminated), tuple(examples), tuple(markers))

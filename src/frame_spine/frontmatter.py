@@ -1,12 +1,15 @@
 """Plan frontmatter: the plan variant and ``spine-omitted`` (SPEC 1, 10).
 
-Pure: normalised text in, values out.
+Pure: normalised text in, values out. The frontmatter is read outside code (SPEC 2.4): what
+GitHub shows as code is never frontmatter.
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from .code_regions import code_lines
 
 _VARIANT = re.compile(r"plan-variant[ \t]*:(.*)")
 _SPINE_OMITTED = re.compile(r"spine-omitted[ \t]*:(.*)")
@@ -34,13 +37,18 @@ def frontmatter_lines(text: str) -> list[FrontmatterLine]:
     """Return the lines of the plan's frontmatter block, or ``[]`` when it has none.
 
     The frontmatter is the first ``---`` ... ``---`` block after any leading blank lines and
-    HTML-comment lines (a comment spanning several lines is skipped whole), as SPEC 10 says.
+    HTML-comment lines (a comment spanning several lines is skipped whole), outside code, as
+    SPEC 10 says: when GitHub shows the opening ``---`` as code there is no frontmatter, the
+    block ends at the first later ``---`` line that is not code, and lines inside it that are
+    code (a fence within the frontmatter) are not frontmatter lines.
 
     Args:
         text: a normalised comment body (SPEC 2.1).
 
     Returns:
-        The lines strictly between the two ``---`` lines, with their line numbers. Never raises.
+        The lines strictly between the two ``---`` lines that are not code, with their
+        1-based line numbers. Never raises; the code regions are computed only when an
+        opening ``---`` line is found.
     """
     lines = text.split("\n")
     index = 0
@@ -61,9 +69,14 @@ def frontmatter_lines(text: str) -> list[FrontmatterLine]:
             break
     if index >= count or lines[index].rstrip() != "---":
         return []
+    code = code_lines(text)
+    if index + 1 in code:
+        return []
     for end in range(index + 1, count):
-        if lines[end].rstrip() == "---":
-            return [FrontmatterLine(n + 1, lines[n]) for n in range(index + 1, end)]
+        if lines[end].rstrip() == "---" and end + 1 not in code:
+            return [
+                FrontmatterLine(n + 1, lines[n]) for n in range(index + 1, end) if n + 1 not in code
+            ]
     return []
 
 

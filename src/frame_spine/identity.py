@@ -1,9 +1,9 @@
 """Identity checks on comment bodies (SPEC 6 steps 3-4).
 
 Pure: a scanned comment and the dispatched issue number in, a problem message (or ``None``)
-out. Markers count only as whole lines outside fenced code and blocks, and only when they name
-exactly ``N`` (``plan-issue-0878`` is not issue 878): a marker quoted in prose, or copy-pasted
-next to another issue's marker, does not pass.
+out. Markers count only as whole lines outside code (SPEC 2.4) and blocks, and only when they
+name exactly ``N`` (``plan-issue-0878`` is not issue 878): a marker quoted in prose or shown in
+a code example, or copy-pasted next to another issue's marker, does not pass.
 """
 
 from __future__ import annotations

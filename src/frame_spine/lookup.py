@@ -90,7 +90,7 @@ def _line_text(scan: CommentScan, line: int) -> str:
 
 def missing_spine_message(comments: ScannedComments) -> str:
     """Say why the comments hold no spine (SPEC 5 check 1): a spineless variant,
-    ``spine-omitted``, fenced examples only, an empty body, or no block at all."""
+    ``spine-omitted``, code examples only (SPEC 2.4), an empty body, or no block at all."""
     text = comments.plan.text
     variants = [value for _line, value in plan_variants(text) if value in SPINELESS_VARIANTS]
     if variants:
@@ -100,11 +100,11 @@ def missing_spine_message(comments: ScannedComments) -> str:
         )
     if spine_omitted(text) is not None:
         return "no frame-spine block: the plan says spine-omitted: plan-too-small"
-    fenced = [head for _name, scan in comments.comments() for head in scan.fenced]
-    if any(head.name == SPINE for head in fenced):
+    examples = [head for _name, scan in comments.comments() for head in scan.examples]
+    if any(head.name == SPINE for head in examples):
         return (
-            "no frame-spine block outside fenced code: the frame-spine heads found are "
-            "fenced examples, not blocks"
+            "no frame-spine block outside code: the frame-spine heads found are code "
+            "examples (in fenced or indented code blocks), not blocks"
         )
     if not text.strip() and (comments.sibling is None or not comments.sibling.text.strip()):
         return "no frame-spine block: the comment body is empty"
@@ -261,7 +261,7 @@ def current_spine(comments: ScannedComments) -> CurrentSpine | LookupResult:
 
     Returns:
         The :class:`CurrentSpine`, or a ``missing-spine`` / ``invalid-spine`` result whose
-        message says why (no block, fenced examples only, a spineless variant, an
+        message says why (no block, code examples only, a spineless variant, an
         unterminated head, several spines, or the first offending line). Never raises.
     """
     found = _find_spine(comments)

@@ -1,0 +1,246 @@
+"""SPEC 2.4, differential: the scanner's examples are exactly the heads GitHub shows as code.
+
+Hypothesis generates ordinary comment bodies that mix lists (bullets and numbered, nested),
+block quotes, tables, fences (backtick and tilde, indented, unclosed, with lines that look
+like closers but are not), indented code, HTML blocks like ``<details>``, paragraphs and
+frame blocks (both head forms, payloads that open fences, unterminated heads, marker lines,
+stamps). The oracle is the ``cmark-gfm`` program (``tests/code_lines.py``). For every head and
+marker line outside any block:
+
+- a head is an example exactly when the oracle says its line is code, and live otherwise;
+- a marker line counts exactly when its line is not code.
+
+The program is slow or aborts on hostile inputs (deep nesting, long bracket runs), so bodies
+are of ordinary shapes and bounded size. Tabs are used only at the start of top-level lines:
+the oracle cannot place an indented block whose first tab a container marker consumes in
+part (see ``tests/code_lines.py``).
+"""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import HealthCheck, event, given, settings
+from hypothesis import strategies as st
+
+from frame_spine.blocks import CommentScan, scan_comment
+from frame_spine.code_regions import code_lines
+
+from . import code_lines as oracle
+
+pytestmark = pytest.mark.skipif(
+    not oracle.available(),
+    reason="the cmark-gfm program (Debian package cmark-gfm) is not installed, so the SPEC 2.4 "
+    "differential tests cannot run; `make test` installs it when apt-get can",
+)
+
+SETTINGS = settings(
+    max_examples=150,
+    deadline=None,
+    suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large],
+)
+
+# SPEC 2.3, transcribed: a head is a line whose content, after spaces/tabs, is "<!--",
+# optional whitespace, the name, then whitespace, "-->" or the end of the line.
+HEAD = re.compile(r"[ \t]*<!--[ \t]*(?:frame-spine|frame-slice)(?=[ \t]|-->|$)")
+
+HEADS = (
+    "<!-- frame-spine",
+    "<!-- frame-spine -->",
+    "<!-- frame-slice",
+    "<!-- frame-slice -->",
+    "<!-- frame-slice step_id: s1 -->",
+    "<!--frame-spine a: 1 -->",
+)
+MARKERS = (
+    "<!-- plan-issue-7 -->",
+    "<!-- frame-slices-7 -->",
+    "<!-- frame-slices-generated-at: 2026-05-04T14:30:00Z -->",
+)
+PROSE = (
+    "Some prose.",
+    "see `<!-- frame-spine -->` here",
+    "step_id: s1",
+    "a: 1",
+    "-->",
+    "x --> y",
+    "**bold** and _it_",
+    "<!-- a note -->",
+    "plan-variant: brief",
+    "[a link](https://example.com)",
+)
+FENCE_INFO = ("", "", "markdown", "yaml title", " text")
+LIST_MARKERS = ("- ", "* ", "+ ", "1. ", "10. ", "2) ", "-   ")
+
+
+@st.composite
+def leaf(draw: st.DrawFn, *, top: bool) -> str:
+    """One line of content: a head (maybe indented), a marker line, prose or a blank."""
+    kind = draw(st.sampled_from(["head", "head", "marker", "prose", "prose", "blank"]))
+    if kind == "blank":
+        return ""
+    text = draw(st.sampled_from({"head": HEADS, "marker": MARKERS, "prose": PROSE}[kind]))
+    indents = ["", "", "", " ", "  ", "   ", "    ", "     "] + (["\t"] if top else [])
+    return draw(st.sampled_from(indents)) + text
+
+
+def leaves(*, top: bool, min_size: int = 1, max_size: int = 3) -> st.SearchStrategy[list[str]]:
+    return st.lists(leaf(top=top), min_size=min_size, max_size=max_size)
+
+
+@st.composite
+def fence(draw: st.DrawFn, *, top: bool) -> list[str]:
+    char = draw(st.sampled_from("`~"))
+    width = draw(st.integers(3, 5))
+    indent = " " * draw(st.integers(0, 3))
+    info = draw(st.sampled_from(FENCE_INFO))
+    lines = [indent + char * width + info, *draw(leaves(top=top, min_size=0))]
+    ending = draw(st.sampled_from(["closed", "closed", "unclosed", "short", "other-char"]))
+    if ending == "closed":
+        lines.append(" " * draw(st.integers(0, 3)) + char * draw(st.integers(width, 6)))
+    elif ending == "short":
+        lines.append(char * (width - 1))
+    elif ending == "other-char":
+        lines.append(("~" if char == "`" else "`") * width)
+    return lines
+
+
+@st.composite
+def indented_code(draw: st.DrawFn, *, top: bool) -> list[str]:
+    prefix = draw(st.sampled_from(["    ", "    ", "      "] + (["\t"] if top else [])))
+    body = draw(st.lists(leaf(top=False), min_size=1, max_size=3))
+    return ["", *(prefix + line if line else "" for line in body)]
+
+
+@st.composite
+def html_block(draw: st.DrawFn, *, top: bool) -> list[str]:
+    lines = ["<details>"]
+    if draw(st.booleans()):
+        lines.append("<summary>Spine</summary>")
+    if draw(st.booleans()):
+        lines.append("")
+    return [*lines, *draw(leaves(top=top)), "</details>"]
+
+
+@st.composite
+def table(draw: st.DrawFn, *, top: bool) -> list[str]:
+    rows = ["| a | b |", "|---|---|", *(["| c | d |"] * draw(st.integers(0, 2)))]
+    return rows + draw(leaves(top=top, min_size=0, max_size=2))
+
+
+@st.composite
+def frame_block(draw: st.DrawFn, *, top: bool) -> list[str]:
+    form = draw(st.sampled_from(["open", "bare", "bare", "unterminated"]))
+    payload = draw(
+        st.lists(
+            st.sampled_from(["step_id: s1", "  rc: x", "```", "~~~", "    indented", ""]),
+            max_size=3,
+        )
+    )
+    if form == "open":
+        return ["<!-- frame-slice", *payload, "-->"]
+    if form == "bare":
+        return ["<!-- frame-slice -->", *payload, draw(st.sampled_from(["-->", "  -->"]))]
+    return [draw(st.sampled_from(["<!-- frame-spine", "<!-- frame-spine -->"])), *payload]
+
+
+def chunk(depth: int, *, top: bool) -> st.SearchStrategy[list[str]]:
+    kinds: list[st.SearchStrategy[list[str]]] = [
+        leaves(top=top),
+        fence(top=top),
+        indented_code(top=top),
+        html_block(top=top),
+        table(top=top),
+        frame_block(top=top),
+        st.just([""]),
+    ]
+    if depth > 0:
+        kinds += [list_block(depth - 1), quote_block(depth - 1)]
+    return st.one_of(*kinds)
+
+
+def chunks(depth: int, *, top: bool, max_size: int) -> st.SearchStrategy[list[str]]:
+    return st.lists(chunk(depth, top=top), min_size=1, max_size=max_size).map(
+        lambda parts: [line for part in parts for line in part]
+    )
+
+
+@st.composite
+def list_block(draw: st.DrawFn, depth: int) -> list[str]:
+    marker = draw(st.sampled_from(LIST_MARKERS))
+    out: list[str] = []
+    for _ in range(draw(st.integers(1, 3))):
+        item = draw(chunks(depth, top=False, max_size=3))
+        # Continuation lines are indented to the item's content, sometimes less (lazy lines,
+        # or lines that end the item).
+        indent = " " * draw(st.sampled_from([len(marker), len(marker), 0, 1]))
+        out.append(marker + item[0])
+        out += [indent + line if line else "" for line in item[1:]]
+    return out
+
+
+@st.composite
+def quote_block(draw: st.DrawFn, depth: int) -> list[str]:
+    prefix = draw(st.sampled_from(["> ", "> ", ">"]))
+    inner = draw(chunks(depth, top=False, max_size=3))
+    out = [prefix + line for line in inner]
+    if draw(st.booleans()):
+        out.append(draw(leaf(top=False)))  # a lazy line, or one that ends the quote
+    return out
+
+
+BODIES = chunks(2, top=True, max_size=8).map("\n".join)
+
+
+def block_spans(scan: CommentScan) -> list[tuple[int, int]]:
+    """(head line, closer line) of each block, found from the text as SPEC 2.5 says."""
+    text = scan.text
+    lines = text.split("\n")
+    starts = [0]
+    for line in lines:
+        starts.append(starts[-1] + len(line) + 1)
+    spans = []
+    for block in scan.blocks:
+        if block.bare:
+            closer = next(
+                n
+                for n in range(block.head_line + 1, len(lines) + 1)
+                if lines[n - 1].lstrip(" \t").startswith("-->")
+            )
+        else:
+            head = HEAD.match(lines[block.head_line - 1])
+            assert head is not None
+            offset = text.index("-->", starts[block.head_line - 1] + head.end())
+            closer = text.count("\n", 0, offset) + 1
+        spans.append((block.head_line, closer))
+    return spans
+
+
+@SETTINGS
+@given(BODIES)
+def test_examples_and_markers_are_exactly_the_code_lines_of_the_oracle(body: str) -> None:
+    scan = scan_comment(body)
+    code = oracle.code_lines(scan.text)
+    spans = block_spans(scan)
+    examples = {head.line for head in scan.examples}
+    live = {block.head_line for block in scan.blocks} | {head.line for head in scan.unterminated}
+    markers = {marker.line for marker in scan.markers}
+    for number, line in enumerate(scan.text.split("\n"), 1):
+        if any(first <= number <= last for first, last in spans):
+            continue
+        if HEAD.match(line):
+            assert (number in examples) == (number in code), (number, line)
+            assert (number in live) == (number not in code), (number, line)
+            event("example head" if number in code else "live head")
+        elif line.strip(" \t") in MARKERS:
+            assert (number in markers) == (number not in code), (number, line)
+            event("marker in code" if number in code else "marker counted")
+
+
+@SETTINGS
+@given(BODIES)
+def test_code_lines_agree_with_the_oracle_on_every_line(body: str) -> None:
+    expected = sorted(oracle.code_lines(body))
+    assert code_lines(body).lines() == expected
+    event("has code" if expected else "no code")
