@@ -60,6 +60,8 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_startup.py
 	$(BIN)/python benchmarks/bench_online.py
 	$(BIN)/python benchmarks/bench_audit.py
+	$(BIN)/python benchmarks/bench_regions.py
+	$(BIN)/python benchmarks/bench_wire.py
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis

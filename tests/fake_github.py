@@ -211,6 +211,9 @@ class FakeGitHub:
     log_file: Path | None = None  # also append "METHOD /path" lines here (for other processes)
     issues: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     repository_ids: dict[int, str] = field(default_factory=dict)  # /repositories/{id}: repo
+    # Run once, right after the first page of a comment listing is served: a comment created
+    # or edited during the listing, as on a live repository (offset pagination then shifts).
+    during_listing: Callable[[], None] | None = None
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
@@ -405,7 +408,11 @@ class FakeGitHub:
             items = [p for p in items if p["issue_url"].endswith(f"/issues/{issue}")]
         if since is not None:
             items = [p for p in items if p["updated_at"] >= since]
-        return self._paged(request, items, f"&since={since}" if since is not None else "")
+        response = self._paged(request, items, f"&since={since}" if since is not None else "")
+        edit, self.during_listing = self.during_listing, None
+        if edit is not None:
+            edit()
+        return response
 
 
 def self_signed_tls(directory: Any) -> tuple[ssl.SSLContext, str]:

@@ -374,15 +374,7 @@ def test_a_listing_that_shifts_between_pages_is_de_duplicated(fake_github: FakeG
         else:
             body = f"chatter {comment_id}"
         fake_github.add_comment(comment_id, body, 5 if comment_id == 1100 else 6)
-    serve_listing = fake_github._listing
-
-    def listing_that_shifts(request, repo, issue):  # type: ignore[no-untyped-def]
-        response = serve_listing(request, repo, issue)
-        if request.args.get("page") is None:
-            fake_github.add_comment(500, "created during the scan", 6)
-        return response
-
-    fake_github._listing = listing_that_shifts  # type: ignore[method-assign]
+    fake_github.during_listing = lambda: fake_github.add_comment(500, "created during the scan", 6)
     report, code = audit(fake_github, "--state", "all")
     listed = listing_requests(fake_github, f"/repos/{REPO}/issues/comments")
     assert len(listed) == 2

@@ -139,17 +139,15 @@ def test_the_token_appears_in_nothing_the_cli_writes(
         (f"{TOKEN[:10]}\n{TOKEN[10:]}", "the token contains a line break"),
         (f"{TOKEN[:10]}\r{TOKEN[10:]}", "the token contains a line break"),
         (f"{TOKEN[:10]}\t{TOKEN[10:]}", "the token contains a control character"),
-        (f"{TOKEN[:10]}\x00{TOKEN[10:]}", "the token contains a control character"),
+        (f"{TOKEN[:10]}\x7f{TOKEN[10:]}", "the token contains a control character"),
         (f"{TOKEN}€", "the token contains a character outside Latin-1"),
     ],
-    ids=["newline", "carriage-return", "tab", "nul", "euro"],
+    ids=["newline", "carriage-return", "tab", "delete", "euro"],
 )
 @pytest.mark.parametrize("mode", ["lookup", "validate", "audit"])
 def test_a_token_a_header_cannot_carry_is_refused_without_a_request(
     fake_github: FakeGitHub, given: str, problem: str, mode: str
 ) -> None:
-    if "\x00" in given:
-        pytest.skip("an environment variable cannot hold NUL")
     args, what = {
         "lookup": (lookup_args(), f"plan comment 7001 in {REPO}"),
         "validate": (["validate", "--plan-comment-id", "7001"], f"plan comment 7001 in {REPO}"),

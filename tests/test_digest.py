@@ -270,3 +270,12 @@ def test_normalise_digest_upper_case_prefix_is_malformed() -> None:
 
 def test_normalise_digest_matches_spine_digest() -> None:
     assert normalise_digest(HEX.upper()) == spine_digest(CORPUS_SPINE)
+
+
+def test_a_lone_surrogate_digests_as_the_replacement_character() -> None:
+    # The wire turns "\ud800" into U+FFFD (SPEC 6); a library caller may still pass one.
+    spine = "spine_schema_version: 2\ngenerated_at: 2026-05-04T14:30:00Z\nrc: a\ud800b"
+    assert spine_digest(spine) == spine_digest(spine.replace("\ud800", "\ufffd"))
+    assert spine_digest(spine) == (
+        "sha256:" + hashlib.sha256("spine_schema_version: 2\nrc: a\ufffdb\n".encode()).hexdigest()
+    )

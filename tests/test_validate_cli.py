@@ -179,6 +179,43 @@ def test_discovery_takes_the_newest_plan_over_two_pages(fake_github: FakeGitHub)
     ]
 
 
+def test_discovery_counts_a_plan_listed_twice_once(fake_github: FakeGitHub) -> None:
+    # Page 1 ends with the plan comment 1099; a comment created during the listing shifts the
+    # offsets, so page 2 starts with 1099 again: it is one plan comment, not two.
+    for n in range(150):
+        fake_github.add_comment(1000 + n, f"chatter {n}", 878)
+    fake_github.add_comment(1099, PLAN_TEXT, 878, updated_at="2026-07-18T22:25:00Z")
+    fake_github.add_comment(SIBLING_ID, SIBLING_TEXT, 878)
+    fake_github.during_listing = lambda: fake_github.add_comment(500, "new", 878)
+    result, code = online(fake_github, "--issue-number", "878")
+    assert code == 1
+    assert shape(result) == [NON_CANONICAL, *UNRESOLVED]  # no older-plan-comments warning
+
+
+def test_discovery_takes_the_newest_version_of_a_plan_edited_during_the_listing(
+    fake_github: FakeGitHub,
+) -> None:
+    # 1099 is listed on page 1 as a plan; edited during the listing, page 2 lists it again
+    # without its marker: it is no plan any more, and the older plan 1010 is the newest one.
+    for n in range(150):
+        fake_github.add_comment(1000 + n, f"chatter {n}", 878)
+    fake_github.add_comment(1010, PLAN_TEXT, 878, updated_at="2026-07-18T22:21:00Z")
+    fake_github.add_comment(1099, PLAN_TEXT, 878, updated_at="2026-07-18T22:25:00Z")
+    fake_github.add_comment(SIBLING_ID, SIBLING_TEXT, 878)
+
+    def edit() -> None:
+        fake_github.add_comment(500, "new", 878)
+        fake_github.add_comment(1099, "plan withdrawn", 878, updated_at="2026-07-18T22:30:00Z")
+
+    fake_github.during_listing = edit
+    result, code = online(fake_github, "--issue-number", "878")
+    assert code == 1
+    assert shape(result) == [NON_CANONICAL, *UNRESOLVED]
+    assert [r.path for r in fake_github.requests][-1] == (
+        f"/repos/{REPO}/issues/comments/{SIBLING_ID}"
+    )
+
+
 def test_discovery_without_a_plan_comment(fake_github: FakeGitHub) -> None:
     fake_github.add_comment(1, "just a comment", 878)
     result, code = online(fake_github, "--issue-number", "878")

@@ -11,6 +11,8 @@ import re
 _GENERATED_AT_LINE = re.compile(r"generated_at\s*:", re.IGNORECASE | re.ASCII)
 _DIGEST = re.compile(r"(?:sha256:)?([0-9a-fA-F]{64})", re.ASCII)
 
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
 DIGEST_PREFIX = "sha256:"
 
 
@@ -33,7 +35,11 @@ def spine_digest(payload: str) -> str:
     while lines and not lines[-1]:
         lines.pop()
     canonical = "\n".join(lines) + "\n"
-    return DIGEST_PREFIX + hashlib.sha256(canonical.encode("utf-8")).hexdigest()
+    try:
+        data = canonical.encode("utf-8")
+    except UnicodeEncodeError:  # lone surrogates: as the wire reads them, U+FFFD (SPEC 6)
+        data = _SURROGATE.sub("\ufffd", canonical).encode("utf-8")
+    return DIGEST_PREFIX + hashlib.sha256(data).hexdigest()
 
 
 def normalise_digest(value: str) -> str | None:

@@ -9,6 +9,7 @@ the pure :func:`frame_spine.validate.validate_scanned`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from datetime import datetime
 
 from .blocks import scan_comment
 from .comments import FetchedComment, recency
@@ -33,9 +34,13 @@ def _is_plan_of(comment: FetchedComment, issue_number: int) -> bool:
 def _discover(
     fetcher: CommentFetcher, issue_number: int
 ) -> tuple[FetchedComment, list[FetchedComment]] | ValidationResult:
-    """The newest plan comment of the issue (by ``updated_at``, then id) and the older ones."""
+    """The newest plan comment of the issue (by ``updated_at``, then id) and the older ones.
+
+    The listing is offset-paginated over live data, so a comment edited during the listing
+    can come twice: each comment id counts once, in its newest version.
+    """
     repository = fetcher.repository
-    plans: list[FetchedComment] = []
+    newest: dict[int, tuple[tuple[datetime, int], FetchedComment | None]] = {}
     for page in fetcher.pages(
         f"issues/{issue_number}/comments",
         f"the comments of issue #{issue_number} in {repository}",
@@ -43,7 +48,12 @@ def _discover(
     ):
         if isinstance(page, FetchFailure):
             return failed_result(page)
-        plans.extend(comment for comment in page if _is_plan_of(comment, issue_number))
+        for comment in page:
+            seen = newest.get(comment.id)
+            if seen is None or recency(comment) > seen[0]:
+                plan = comment if _is_plan_of(comment, issue_number) else None
+                newest[comment.id] = (recency(comment), plan)
+    plans = [plan for _when, plan in newest.values() if plan is not None]
     if not plans:
         return ValidationResult(
             status="invalid",
@@ -56,8 +66,8 @@ def _discover(
                 ),
             ),
         )
-    plans.sort(key=recency, reverse=True)
-    return plans[0], plans[1:]
+    newest_first = sorted(plans, key=recency, reverse=True)
+    return newest_first[0], newest_first[1:]
 
 
 @dataclass(frozen=True, slots=True)
