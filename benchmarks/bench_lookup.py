@@ -2,7 +2,7 @@
 
 Run: ``.venv/bin/python benchmarks/bench_lookup.py`` (from any directory).
 
-What is timed is what a caller of the library does: ``validate_lookup_inputs`` + ``lookup``
+What is timed is what a caller of the library does: ``parse_request`` + ``lookup``
 (scan both bodies, find the spine, check freshness, find the slice). For every shape the same
 shape is also measured at double size; a linear implementation gives time(2n)/time(n) ~ 2.
 The ``md:`` shapes put bodies that stress the Markdown parser behind the code regions
@@ -42,9 +42,10 @@ from bench_regions import (
 )
 from bench_regions import realistic as realistic_markdown
 
-from frame_spine.code_regions import code_lines
-from frame_spine.lookup import lookup
-from frame_spine.models import LookupResult, validate_lookup_inputs
+from frame_spine.core.code_regions import code_lines
+from frame_spine.core.status import Failure
+from frame_spine.modes.lookup.models import LookupResult, parse_request
+from frame_spine.modes.lookup.rules import lookup
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -110,14 +111,14 @@ def run_lookup(bodies: Bodies) -> LookupResult:
     body); a process looks a body up once, so every timed call starts with an empty memo.
     """
     code_lines.cache_clear()
-    request = validate_lookup_inputs(
+    request = parse_request(
         step_id=bodies.step_id,
         generated_at=STAMP,
         issue_number=bodies.issue_number,
         has_sibling=bodies.sibling is not None,
     )
-    if isinstance(request, LookupResult):
-        return request
+    if isinstance(request, Failure):
+        return LookupResult.of_failure(request)
     return lookup(request, bodies.plan, bodies.sibling)
 
 

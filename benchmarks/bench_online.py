@@ -23,9 +23,9 @@ import logging  # noqa: E402
 
 from pytest_httpserver import HTTPServer  # noqa: E402
 
-from frame_spine.github_api import ApiSettings, CommentFetcher  # noqa: E402
-from frame_spine.online import lookup_online  # noqa: E402
-from frame_spine.online_inputs import validate_online_inputs  # noqa: E402
+from frame_spine.github.client import ApiSettings, CommentFetcher  # noqa: E402
+from frame_spine.modes.lookup.models import parse_online_inputs  # noqa: E402
+from frame_spine.modes.lookup.online import lookup_online  # noqa: E402
 from tests.fake_github import REPO, TOKEN, FakeGitHub  # noqa: E402
 
 LATENCY = 0.2
@@ -48,7 +48,7 @@ CLI = Path(sys.executable).parent / "frame-spine"
 
 def library_once(fake: FakeGitHub, sibling: str) -> tuple[float, str]:
     d = dispatch(sibling)
-    validated = validate_online_inputs(
+    validated = parse_online_inputs(
         repository=REPO,
         plan_comment_id=d["plan"],
         slices_comment_id=sibling,

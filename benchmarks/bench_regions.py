@@ -23,7 +23,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from frame_spine.code_regions import code_lines
+from frame_spine.core.code_regions import code_lines
 
 ROOT = Path(__file__).resolve().parent.parent
 MIB = 1 << 20

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from frame_spine.action import INPUT_NAMES, OUTPUT_NAMES
+from frame_spine.step.report import INPUT_NAMES, OUTPUT_NAMES
 
 from .conftest import CASES_DIR
 from .conftest import REPO as REPO_DIR

@@ -9,10 +9,11 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from frame_spine.audit import AuditState, PlanCollector, classify
-from frame_spine.comments import FetchedComment
-from frame_spine.lookup import scan_bodies
-from frame_spine.validate import validate_scanned
+from frame_spine.core.plan import scan_bodies
+from frame_spine.github.payloads import FetchedComment
+from frame_spine.modes.audit.models import AuditState
+from frame_spine.modes.audit.rules import PlanCollector, classify
+from frame_spine.modes.validate.rules import validate_scanned
 
 from .audit_repo import STAMP, Expected, plan, populate, sibling, slices, spine
 from .conftest import clean_env, run_cli

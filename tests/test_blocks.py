@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from frame_spine.blocks import (
+from frame_spine.core.blocks import (
     Block,
     CommentScan,
     HeadRef,
@@ -892,7 +892,7 @@ def test_empty_body() -> None:
 def test_marker_like_lines_of_64_kb_are_read_in_one_pass() -> None:
     """A stamp or plan-variant head followed by 64 KB of blanks and no closer (an input that
     made the earlier regular expressions backtrack for hours) is simply not a marker."""
-    from frame_spine.frontmatter import plan_variants
+    from frame_spine.core.frontmatter import plan_variants
 
     stamp = "<!-- frame-slices-generated-at:" + " \t" * 32_000
     assert scan_comment(stamp).markers == ()

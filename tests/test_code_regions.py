@@ -12,10 +12,10 @@ import sys
 
 import pytest
 
-from frame_spine.blocks import Block, HeadRef, MarkerLine, scan_comment
-from frame_spine.code_regions import CodeLines, code_lines, might_hold_code
-from frame_spine.frontmatter import plan_variants, spine_omitted
-from frame_spine.models import Status
+from frame_spine.core.blocks import Block, HeadRef, MarkerLine, scan_comment
+from frame_spine.core.code_regions import CodeLines, code_lines, might_hold_code
+from frame_spine.core.frontmatter import plan_variants, spine_omitted
+from frame_spine.core.status import Status
 
 from . import code_lines as oracle
 from .test_lookup import (
@@ -408,7 +408,7 @@ def test_a_body_without_heads_or_markers_outside_blocks_is_not_parsed() -> None:
 def test_the_parser_is_imported_only_when_code_is_possible() -> None:
     probe = (
         "import json, sys\n"
-        "from frame_spine.blocks import scan_comment\n"
+        "from frame_spine.core.blocks import scan_comment\n"
         "scan_comment(sys.argv[1])\n"
         "print(json.dumps('cmarkgfm' in sys.modules))\n"
     )
@@ -452,7 +452,7 @@ def test_oracle_runs() -> None:
 
 @pytest.mark.parametrize("hop", [0, 1, 3, 16, 17, 100, 255, 256, 257, 1000, 4999, 5000, 5001, 9999])
 def test_line_hops_land_on_the_line_start(hop: int) -> None:
-    from frame_spine.code_regions import _skip_lines
+    from frame_spine.core.code_regions import _skip_lines
 
     lines_ = [("x" * (n % 7)) + ("é" if n % 5 == 0 else "") for n in range(5000)]
     data = "\n".join(lines_).encode()

@@ -24,8 +24,8 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings
 from hypothesis import strategies as st
 
-from frame_spine.blocks import CommentScan, scan_comment
-from frame_spine.code_regions import code_lines
+from frame_spine.core.blocks import CommentScan, scan_comment
+from frame_spine.core.code_regions import code_lines
 
 from . import code_lines as oracle
 

@@ -8,8 +8,8 @@ from typing import Any
 
 import pytest
 
-from frame_spine.api_urls import Origin
-from frame_spine.comment_payloads import (
+from frame_spine.github.payloads import (
+    FetchedComment,
     Unusable,
     api_message,
     decode_json,
@@ -18,8 +18,8 @@ from frame_spine.comment_payloads import (
     read_comment_page,
     read_issue_numbers,
 )
-from frame_spine.comments import FetchedComment
-from frame_spine.request_log import RequestRecord, request_log_line
+from frame_spine.github.request_log import RequestRecord, request_log_line
+from frame_spine.github.urls import Origin
 
 REPO = "octo-org/plans"
 ISSUE_URL = f"https://api.github.com/repos/{REPO}/issues/863"

@@ -7,10 +7,11 @@ from pathlib import Path
 
 import pytest
 
-from frame_spine.lookup import lookup
-from frame_spine.models import LookupResult, validate_lookup_inputs
-from frame_spine.render import result_json, result_text
+from frame_spine.modes.lookup.models import LookupResult
+from frame_spine.modes.lookup.render import result_json, result_text
+from frame_spine.modes.lookup.rules import lookup
 
+from .builders import checked_request
 from .conftest import CASES, CASES_DIR, REPO, Case, expectation_failures, run_cli
 
 
@@ -18,7 +19,7 @@ def library_lookup(case: Case) -> LookupResult:
     spec = case.spec
     single = case.body("body")
     sibling = case.body("sibling")
-    request = validate_lookup_inputs(
+    request = checked_request(
         step_id=spec["step_id"],
         generated_at=spec["generated_at"],
         spine_digest=spec.get("spine_digest"),

@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from frame_spine.blocks import scan_comment
-from frame_spine.digest import normalise_digest, spine_digest
+from frame_spine.core.blocks import scan_comment
+from frame_spine.core.digest import normalise_digest, spine_digest
 
 CASES = Path(__file__).resolve().parent / "conformance" / "cases"
 

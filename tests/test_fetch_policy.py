@@ -4,15 +4,14 @@ from __future__ import annotations
 
 import pytest
 
-from frame_spine.fetch_policy import (
-    GiveUp,
+from frame_spine.core.status import Failure, Status
+from frame_spine.github.retry import (
     RequestFailure,
     RetryAfter,
     decide,
     request_id_note,
     retry_after_instant,
 )
-from frame_spine.models import Status
 
 NOW = 1_800_000_000.0  # 2027-01-15T08:00:00Z
 WHAT = "plan comment 5 in o/r"
@@ -24,7 +23,7 @@ def policy(
     waited: float = 0.0,
     max_wait: float = 60,
     retries: int = 0,
-) -> RetryAfter | GiveUp:
+) -> RetryAfter | Failure:
     return decide(
         failure,
         what=WHAT,
@@ -47,7 +46,7 @@ def http(status: int, detail: str = "", **headers: str) -> RequestFailure:
 def test_5xx_is_retried_after_1_then_2_seconds_then_an_error(status: int) -> None:
     assert policy(http(status), attempt=1) == RetryAfter(1.0)
     assert policy(http(status), attempt=2, waited=1.0) == RetryAfter(2.0)
-    assert policy(http(status, "Server Error"), attempt=3, waited=3.0) == GiveUp(
+    assert policy(http(status, "Server Error"), attempt=3, waited=3.0) == Failure(
         Status.ERROR, f"{WHAT}: the GitHub API answered HTTP {status} three times: Server Error"
     )
 
@@ -56,28 +55,28 @@ def test_connection_failures_are_retried_then_an_error() -> None:
     refused = RequestFailure("connection", detail="connection refused")
     assert policy(refused, attempt=1) == RetryAfter(1.0)
     assert policy(refused, attempt=2) == RetryAfter(2.0)
-    assert policy(refused, attempt=3) == GiveUp(
+    assert policy(refused, attempt=3) == Failure(
         Status.ERROR,
         f"{WHAT}: cannot reach the GitHub API after three attempts (connection refused)",
     )
 
 
 def test_a_timeout_is_an_error_at_once() -> None:
-    assert policy(RequestFailure("timeout")) == GiveUp(
+    assert policy(RequestFailure("timeout")) == Failure(
         Status.ERROR, f"{WHAT}: the GitHub API did not answer within 10 s"
     )
 
 
 def test_an_unusable_answer_is_an_error_at_once_in_its_own_words() -> None:
     detail = "the GitHub API's answer is larger than 32 MiB"
-    assert policy(RequestFailure("malformed", detail=detail)) == GiveUp(
+    assert policy(RequestFailure("malformed", detail=detail)) == Failure(
         Status.ERROR, f"{WHAT}: {detail}"
     )
 
 
 @pytest.mark.parametrize("status", [404, 410])
 def test_gone_comments_are_not_found(status: int) -> None:
-    assert policy(http(status, "Not Found")) == GiveUp(
+    assert policy(http(status, "Not Found")) == Failure(
         Status.COMMENT_NOT_FOUND,
         f"{WHAT} was not found (HTTP {status}): check the comment id and repository, and that "
         "the token can read the repository",
@@ -85,7 +84,7 @@ def test_gone_comments_are_not_found(status: int) -> None:
 
 
 def test_401_is_an_expired_token() -> None:
-    assert policy(http(401, "Bad credentials")) == GiveUp(
+    assert policy(http(401, "Bad credentials")) == Failure(
         Status.GH_AUTH_EXPIRED,
         f"{WHAT}: the token is invalid or expired (HTTP 401: Bad credentials)",
     )
@@ -93,7 +92,7 @@ def test_401_is_an_expired_token() -> None:
 
 def test_403_without_a_rate_limit_signal_is_a_permission_failure() -> None:
     failure = http(403, "Resource not accessible by integration", x_ratelimit_remaining="4000")
-    assert policy(failure) == GiveUp(
+    assert policy(failure) == Failure(
         Status.GH_AUTH_EXPIRED,
         f"{WHAT}: permission denied (HTTP 403: Resource not accessible by integration): the "
         "token lacks issues: read on the repository",
@@ -109,7 +108,7 @@ def test_primary_rate_limit_waits_until_the_reset_when_it_fits() -> None:
     )
     assert policy(failure) == RetryAfter(20.0, rate_limit=True)
     # 45 s already waited: 20 more would exceed 60.
-    assert policy(failure, attempt=2, waited=45.0) == GiveUp(
+    assert policy(failure, attempt=2, waited=45.0) == Failure(
         Status.GH_RATE_LIMITED,
         f"{WHAT}: rate limited by the GitHub API until 2027-01-15T08:00:20Z (HTTP 403; waiting "
         "20 s more would exceed max-wait 60 s)",
@@ -123,7 +122,7 @@ def test_a_far_reset_is_rate_limited_at_once() -> None:
         x_ratelimit_remaining="0",
         x_ratelimit_reset=str(int(NOW) + 3600),
     )
-    assert policy(failure) == GiveUp(
+    assert policy(failure) == Failure(
         Status.GH_RATE_LIMITED,
         f"{WHAT}: rate limited by the GitHub API until 2027-01-15T09:00:00Z (HTTP 403; waiting "
         "3600 s more would exceed max-wait 60 s)",
@@ -133,7 +132,7 @@ def test_a_far_reset_is_rate_limited_at_once() -> None:
 def test_retry_after_is_honoured_for_429_and_403() -> None:
     assert policy(http(429, retry_after="1")) == RetryAfter(1.0, rate_limit=True)
     assert policy(http(403, "secondary", retry_after="7")) == RetryAfter(7.0, rate_limit=True)
-    assert policy(http(429, retry_after="61")) == GiveUp(
+    assert policy(http(429, retry_after="61")) == Failure(
         Status.GH_RATE_LIMITED,
         f"{WHAT}: rate limited by the GitHub API until 2027-01-15T08:01:01Z (HTTP 429; waiting "
         "61 s more would exceed max-wait 60 s)",
@@ -141,7 +140,7 @@ def test_retry_after_is_honoured_for_429_and_403() -> None:
 
 
 def test_max_wait_zero_never_waits() -> None:
-    assert isinstance(policy(http(429, retry_after="1"), max_wait=0), GiveUp)
+    assert isinstance(policy(http(429, retry_after="1"), max_wait=0), Failure)
 
 
 def test_a_rate_limit_message_without_headers_waits_a_minute() -> None:
@@ -156,7 +155,7 @@ def test_rate_limit_waits_are_not_capped_by_the_5xx_attempts() -> None:
     assert policy(http(429, retry_after="1"), attempt=3, waited=2.0, retries=2) == RetryAfter(
         1.0, rate_limit=True
     )
-    assert policy(http(429, retry_after="0"), waited=0.0, retries=10) == GiveUp(
+    assert policy(http(429, retry_after="0"), waited=0.0, retries=10) == Failure(
         Status.GH_RATE_LIMITED,
         f"{WHAT}: still rate limited by the GitHub API after 10 waits; it clears at "
         "2027-01-15T08:00:00Z",
@@ -170,7 +169,7 @@ def test_unicode_digits_are_not_seconds() -> None:
 
 @pytest.mark.parametrize("status", [400, 409, 422, 301])
 def test_other_statuses_are_errors(status: int) -> None:
-    assert policy(http(status, "Validation Failed")) == GiveUp(
+    assert policy(http(status, "Validation Failed")) == Failure(
         Status.ERROR, f"{WHAT}: the GitHub API answered HTTP {status}: Validation Failed"
     )
 
@@ -192,7 +191,7 @@ def test_retry_after_as_an_http_date_waits_until_then(date: str) -> None:
 
 
 def test_retry_after_http_date_beyond_max_wait_gives_the_reset_instant() -> None:
-    assert policy(http(429, retry_after="Fri, 15 Jan 2027 08:02:00 GMT")) == GiveUp(
+    assert policy(http(429, retry_after="Fri, 15 Jan 2027 08:02:00 GMT")) == Failure(
         Status.GH_RATE_LIMITED,
         f"{WHAT}: rate limited by the GitHub API until 2027-01-15T08:02:00Z (HTTP 429; waiting "
         "120 s more would exceed max-wait 60 s)",
@@ -222,7 +221,7 @@ def test_a_retry_after_that_is_neither_form_is_ignored(value: str) -> None:
 )
 def test_a_far_future_reset_is_rate_limited_never_an_overflow(headers: dict[str, str]) -> None:
     decision = policy(http(429, "API rate limit exceeded", **headers))
-    assert isinstance(decision, GiveUp)
+    assert isinstance(decision, Failure)
     assert decision.status is Status.GH_RATE_LIMITED
     assert decision.message.startswith(f"{WHAT}: rate limited by the GitHub API until ")
     assert "would exceed max-wait 60 s" in decision.message
@@ -230,7 +229,7 @@ def test_a_far_future_reset_is_rate_limited_never_an_overflow(headers: dict[str,
 
 def test_a_reset_past_year_9999_says_so() -> None:
     decision = policy(http(429, retry_after="999999999999"))
-    assert decision == GiveUp(
+    assert decision == Failure(
         Status.GH_RATE_LIMITED,
         f"{WHAT}: rate limited by the GitHub API until after 9999-12-31T23:59:59Z (HTTP 429; "
         "waiting 999999999999 s more would exceed max-wait 60 s)",
@@ -239,7 +238,7 @@ def test_a_reset_past_year_9999_says_so() -> None:
 
 def test_messages_carry_githubs_request_id() -> None:
     failure = http(502, "Bad Gateway", x_github_request_id="F00D:1234:5678:9ABC:DEF0")
-    assert policy(failure, attempt=3) == GiveUp(
+    assert policy(failure, attempt=3) == Failure(
         Status.ERROR,
         f"{WHAT}: the GitHub API answered HTTP 502 three times: Bad Gateway "
         "(request id F00D:1234:5678:9ABC:DEF0)",
@@ -247,7 +246,7 @@ def test_messages_carry_githubs_request_id() -> None:
     unusable = RequestFailure(
         "malformed", headers={"x-github-request-id": "AB:CD"}, detail="the answer is odd"
     )
-    assert policy(unusable) == GiveUp(Status.ERROR, f"{WHAT}: the answer is odd (request id AB:CD)")
+    assert policy(unusable) == Failure(Status.ERROR, f"{WHAT}: the answer is odd (request id AB:CD)")
 
 
 @pytest.mark.parametrize("value", ["", "  ", "has space", "::error::x", "a" * 101, "ID\nX"])

@@ -12,9 +12,13 @@ from typing import Any
 
 import pytest
 
-from frame_spine.lookup import lookup
-from frame_spine.models import LookupRequest, LookupResult, Status, validate_lookup_inputs
-from frame_spine.render import json_line, result_dict, result_json, result_text
+from frame_spine.core.status import Status
+from frame_spine.modes.lookup.models import LookupRequest, LookupResult
+from frame_spine.modes.lookup.render import result_dict, result_json, result_text
+from frame_spine.modes.lookup.rules import lookup
+from frame_spine.workflow_commands import json_line
+
+from .builders import checked_request
 
 TS = "2026-05-04T14:30:00Z"
 LATER = "2026-05-05T09:00:00Z"
@@ -100,7 +104,7 @@ def request(
     issue: int | str | None = ISSUE,
     has_sibling: bool = False,
 ) -> LookupRequest:
-    checked = validate_lookup_inputs(
+    checked = checked_request(
         step_id=step,
         generated_at=generated_at,
         spine_digest=digest,
@@ -247,7 +251,7 @@ TWO_SPINES = "2 frame-spine blocks ({where}); exactly one is allowed"
 
 
 def test_valid_inputs_become_a_request() -> None:
-    checked = validate_lookup_inputs(
+    checked = checked_request(
         step_id="S4",
         generated_at=TS,
         spine_digest="AB" * 32,
@@ -260,7 +264,7 @@ def test_valid_inputs_become_a_request() -> None:
 
 
 def test_optional_inputs_may_be_empty() -> None:
-    checked = validate_lookup_inputs(
+    checked = checked_request(
         step_id="s12", generated_at="current", spine_digest="", issue_number=""
     )
     assert checked == LookupRequest(
@@ -270,13 +274,13 @@ def test_optional_inputs_may_be_empty() -> None:
 
 def test_step_id_surrounding_whitespace_is_ignored() -> None:
     # Pinned: SPEC 5 does not mention whitespace; the code trims it.
-    checked = validate_lookup_inputs(step_id=" S7 ", generated_at=f" {TS} ", issue_number=" 9 ")
+    checked = checked_request(step_id=" S7 ", generated_at=f" {TS} ", issue_number=" 9 ")
     assert checked == LookupRequest(step_id="s7", generated_at=TS, issue_number=9)
 
 
 @pytest.mark.parametrize("step", ["4", "x4", "s", "s4a", "", "s-1", "step4", "s 4", "ss4", "#s4"])
 def test_a_malformed_step_id_is_an_error(step: str) -> None:
-    result = validate_lookup_inputs(step_id=step, generated_at=TS, issue_number=ISSUE)
+    result = checked_request(step_id=step, generated_at=TS, issue_number=ISSUE)
     assert isinstance(result, LookupResult)
     assert_result(
         result,
@@ -299,7 +303,7 @@ def test_a_malformed_step_id_is_an_error(step: str) -> None:
     ],
 )
 def test_a_malformed_generated_at_is_an_error(value: str) -> None:
-    result = validate_lookup_inputs(step_id="s1", generated_at=value, issue_number=ISSUE)
+    result = checked_request(step_id="s1", generated_at=value, issue_number=ISSUE)
     assert isinstance(result, LookupResult)
     assert_result(
         result,
@@ -324,9 +328,7 @@ def test_a_malformed_generated_at_is_an_error(value: str) -> None:
     ],
 )
 def test_a_malformed_digest_is_an_error(digest: str) -> None:
-    result = validate_lookup_inputs(
-        step_id="s1", generated_at=TS, spine_digest=digest, issue_number=ISSUE
-    )
+    result = checked_request(step_id="s1", generated_at=TS, spine_digest=digest, issue_number=ISSUE)
     assert isinstance(result, LookupResult)
     assert_result(
         result,
@@ -343,7 +345,7 @@ def test_a_malformed_digest_is_an_error(digest: str) -> None:
     [("0", "'0'"), ("-3", "'-3'"), ("abc", "'abc'"), ("1.5", "'1.5'"), (0, "0"), (-3, "-3")],
 )
 def test_a_malformed_issue_number_is_an_error(issue: int | str, shown: str) -> None:
-    result = validate_lookup_inputs(step_id="s1", generated_at=TS, issue_number=issue)
+    result = checked_request(step_id="s1", generated_at=TS, issue_number=issue)
     assert isinstance(result, LookupResult)
     assert_result(
         result, status_message("error", f"issue-number {shown} is not a positive integer"), 1
@@ -352,9 +354,7 @@ def test_a_malformed_issue_number_is_an_error(issue: int | str, shown: str) -> N
 
 @pytest.mark.parametrize("issue", [None, ""])
 def test_a_sibling_without_an_issue_number_is_an_error(issue: str | None) -> None:
-    result = validate_lookup_inputs(
-        step_id="s1", generated_at=TS, issue_number=issue, has_sibling=True
-    )
+    result = checked_request(step_id="s1", generated_at=TS, issue_number=issue, has_sibling=True)
     assert isinstance(result, LookupResult)
     assert_result(
         result,
@@ -367,7 +367,7 @@ def test_a_sibling_without_an_issue_number_is_an_error(issue: str | None) -> Non
 
 
 def test_the_first_malformed_input_is_named() -> None:
-    result = validate_lookup_inputs(step_id="x", generated_at="bad", issue_number="0")
+    result = checked_request(step_id="x", generated_at="bad", issue_number="0")
     assert isinstance(result, LookupResult)
     assert result_dict(result) == status_message(
         "error", "step-id 'x' is not a step id (expected s<digits>, e.g. s4)"
@@ -1265,7 +1265,7 @@ def test_status_wire_spellings() -> None:
 
 
 def input_error() -> LookupResult:
-    result = validate_lookup_inputs(step_id="x", generated_at=TS)
+    result = checked_request(step_id="x", generated_at=TS)
     assert isinstance(result, LookupResult)
     return result
 
@@ -1361,7 +1361,7 @@ def test_result_json_is_one_compact_line_with_non_ascii_unescaped() -> None:
 
 
 def test_result_json_of_an_error() -> None:
-    result = validate_lookup_inputs(step_id="x", generated_at=TS)
+    result = checked_request(step_id="x", generated_at=TS)
     assert isinstance(result, LookupResult)
     assert result_json(result) == (
         '{"status":"error","message":'

@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from frame_spine.step_report import OUTPUT_LIMIT
+from frame_spine.step.report import OUTPUT_LIMIT
 
 from .fake_github import REPO, TOKEN, FakeGitHub
 from .runner_env import ActionRun, run_action

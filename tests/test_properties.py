@@ -2,7 +2,7 @@
 
 Three families:
 
-- robustness: :func:`scan_comment` and the public lookup path (``validate_lookup_inputs`` +
+- robustness: :func:`scan_comment` and the public lookup path (``parse_request`` +
   ``lookup``: plan only, plan + sibling, one pre-concatenated body) never raise on arbitrary
   text biased towards the grammar, and are deterministic;
 - normalisation (SPEC 2.1): for bodies without ``\\r``, LF -> CRLF, LF -> CR and a leading
@@ -21,10 +21,13 @@ from typing import Any
 from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
-from frame_spine.blocks import CommentScan, scan_comment
-from frame_spine.lookup import lookup
-from frame_spine.models import LookupResult, Status, validate_lookup_inputs
-from frame_spine.render import result_json, result_text
+from frame_spine.core.blocks import CommentScan, scan_comment
+from frame_spine.core.status import Status
+from frame_spine.modes.lookup.models import LookupResult
+from frame_spine.modes.lookup.render import result_json, result_text
+from frame_spine.modes.lookup.rules import lookup
+
+from .builders import checked_request
 
 SETTINGS = settings(
     max_examples=200,
@@ -360,7 +363,7 @@ def run_lookup(
     issue_number: object = None,
 ) -> LookupResult:
     """The public library path: input checks, then lookup."""
-    request = validate_lookup_inputs(
+    request = checked_request(
         step_id=step_id,
         generated_at=generated_at,
         spine_digest=spine_digest,

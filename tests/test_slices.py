@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from frame_spine.blocks import scan_comment
-from frame_spine.slices import slice_step_id
+from frame_spine.core.blocks import scan_comment
+from frame_spine.core.slices import slice_step_id
 
 
 @pytest.mark.parametrize(

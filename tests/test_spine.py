@@ -6,7 +6,7 @@ from datetime import datetime
 
 import pytest
 
-from frame_spine.spine import (
+from frame_spine.core.spine import (
     PortRoute,
     PortToken,
     Spine,

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from frame_spine.step_report import (
+from frame_spine.step.report import (
     OUTPUT_LIMIT,
     Annotation,
     StepReport,

@@ -10,11 +10,11 @@ from pathlib import Path
 
 import pytest
 
-from frame_spine.auth_token import Redactor
-from frame_spine.emitted_text import EmittedText, valid_utf8
-from frame_spine.request_log import RequestRecord
-from frame_spine.step_report import Annotation, StepReport
-from frame_spine.step_writer import FilteredText, StepWriter, debug_enabled
+from frame_spine.github.auth import Redactor
+from frame_spine.github.request_log import RequestRecord
+from frame_spine.step.emitted import EmittedText, valid_utf8
+from frame_spine.step.report import Annotation, StepReport
+from frame_spine.step.writer import FilteredText, StepWriter, debug_enabled
 
 from .fake_github import REPO, TOKEN, FakeGitHub
 from .runner_env import parse_output_file, run_action

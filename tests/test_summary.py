@@ -2,14 +2,11 @@
 
 from __future__ import annotations
 
-from frame_spine.models import LookupResult, Status
-from frame_spine.summary import (
-    CommentLink,
-    code_fence,
-    escape_cell,
-    lookup_summary,
-    validation_summary,
-)
+from frame_spine.core.status import Status
+from frame_spine.markdown import CommentLink, code_fence, escape_cell
+from frame_spine.modes.lookup.models import LookupResult
+from frame_spine.modes.lookup.render import lookup_summary
+from frame_spine.modes.validate.render import validation_summary
 
 OK = LookupResult(
     status=Status.OK,
@@ -137,7 +134,7 @@ def test_the_dispatched_step_is_shown_when_the_result_does_not_name_it() -> None
 
 
 def test_a_findings_table_too_big_is_cut_with_a_note() -> None:
-    from frame_spine.validate import Finding, Severity, ValidationResult
+    from frame_spine.modes.validate.models import Finding, Severity, ValidationResult
 
     findings = tuple(
         Finding(

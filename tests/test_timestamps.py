@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from frame_spine.timestamps import is_timestamp, parse_instant
+from frame_spine.core.timestamps import is_timestamp, parse_instant
 
 # Seconds from 0001-01-01T00:00:00Z to 1970-01-01T00:00:00Z (the Unix epoch).
 UNIX_EPOCH = 62_135_596_800

@@ -14,22 +14,22 @@ from pathlib import Path
 
 import pytest
 
-from frame_spine.lookup import scan_bodies
-from frame_spine.render_findings import (
+from frame_spine.core.plan import scan_bodies
+from frame_spine.modes.validate.models import (
+    Finding,
+    Severity,
+    ValidationResult,
+    error,
+    warning,
+)
+from frame_spine.modes.validate.render import (
     finding_dict,
     validation_dict,
     validation_json,
     validation_text,
     where,
 )
-from frame_spine.validate import (
-    Finding,
-    Severity,
-    ValidationResult,
-    error,
-    validate_scanned,
-    warning,
-)
+from frame_spine.modes.validate.rules import validate_scanned
 
 TS = "2026-05-04T14:30:00Z"
 LATER = "2026-05-05T09:00:00Z"
@@ -1309,7 +1309,7 @@ def test_validation_json_never_carries_a_workflow_command() -> None:
         (
             Finding(
                 severity=Severity.ERROR,
-                code="c",
+                code="orphan-slice",
                 message="m",
                 comment="plan",
                 line=36,
@@ -1318,10 +1318,16 @@ def test_validation_json_never_carries_a_workflow_command() -> None:
             ),
             "plan:36 step s2 port review",
         ),
-        (Finding(severity=Severity.ERROR, code="c", message="m", comment="sibling"), "sibling"),
-        (Finding(severity=Severity.WARNING, code="c", message="m", line=3), "line 3"),
-        (Finding(severity=Severity.WARNING, code="c", message="m", port="review"), "port review"),
-        (Finding(severity=Severity.NOTICE, code="c", message="m"), "-"),
+        (
+            Finding(severity=Severity.ERROR, code="orphan-slice", message="m", comment="sibling"),
+            "sibling",
+        ),
+        (Finding(severity=Severity.WARNING, code="orphan-slice", message="m", line=3), "line 3"),
+        (
+            Finding(severity=Severity.WARNING, code="orphan-slice", message="m", port="review"),
+            "port review",
+        ),
+        (Finding(severity=Severity.NOTICE, code="orphan-slice", message="m"), "-"),
     ],
 )
 def test_where(finding: Finding, expected: str) -> None:
@@ -1329,10 +1335,12 @@ def test_where(finding: Finding, expected: str) -> None:
 
 
 def test_finding_dict_omits_unset_places() -> None:
-    finding = Finding(severity=Severity.WARNING, code="c", message="m", comment="plan", step="s1")
+    finding = Finding(
+        severity=Severity.WARNING, code="orphan-slice", message="m", comment="plan", step="s1"
+    )
     assert finding_dict(finding) == {
         "severity": "warning",
-        "code": "c",
+        "code": "orphan-slice",
         "message": "m",
         "comment": "plan",
         "step": "s1",

@@ -6,12 +6,16 @@ from __future__ import annotations
 from hypothesis import event, given
 from hypothesis import strategies as st
 
-from frame_spine.lookup import lookup, scan_bodies
-from frame_spine.models import LookupRequest, Status, validate_lookup_inputs
-from frame_spine.render_findings import validation_json, validation_text
-from frame_spine.spine import parse_spine
-from frame_spine.validate import ValidationResult, validate_scanned
+from frame_spine.core.plan import scan_bodies
+from frame_spine.core.spine import parse_spine
+from frame_spine.core.status import Status
+from frame_spine.modes.lookup.models import LookupRequest
+from frame_spine.modes.lookup.rules import lookup
+from frame_spine.modes.validate.models import ValidationResult
+from frame_spine.modes.validate.render import validation_json, validation_text
+from frame_spine.modes.validate.rules import validate_scanned
 
+from .builders import checked_request
 from .test_properties import ISSUE, SETTINGS, grammar_text, mutated_cases
 
 STAMP = "2026-05-04T14:30:00Z"
@@ -81,7 +85,7 @@ def clean_plans(draw: st.DrawFn) -> tuple[str, str | None]:
 
 
 def request(step: str) -> LookupRequest:
-    checked = validate_lookup_inputs(step_id=step, generated_at="current", issue_number=ISSUE)
+    checked = checked_request(step_id=step, generated_at="current", issue_number=ISSUE)
     assert isinstance(checked, LookupRequest)
     return checked
 

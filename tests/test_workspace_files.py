@@ -7,9 +7,9 @@ import os
 import socket
 from pathlib import Path
 
-from frame_spine.auth_token import Redactor
-from frame_spine.emitted_text import EmittedText
-from frame_spine.workspace_files import MAX_COMPONENTS, WriteRefused, write_in_workspace
+from frame_spine.github.auth import Redactor
+from frame_spine.step.emitted import EmittedText
+from frame_spine.step.workspace import MAX_COMPONENTS, WriteRefused, write_in_workspace
 
 PLAIN = EmittedText(Redactor())
 

@@ -1,9 +1,11 @@
 """frame-spine-lookup: fetch one addressable step (slice) of a plan kept in issue comments.
 
-The pure core (no I/O) is :mod:`frame_spine.blocks` (SPEC 2), :mod:`frame_spine.spine`
-(SPEC 3), :mod:`frame_spine.slices` (SPEC 4), :mod:`frame_spine.lookup` (SPEC 5-6),
-:mod:`frame_spine.digest` (SPEC 7); the edges are the command line (:mod:`frame_spine.cli`)
-and rendering (:mod:`frame_spine.render`).
+The layout (see the README's "Architecture"): :mod:`frame_spine.core` is pure (blocks, code
+regions, spine, slices, the plan's one spine, identity, stamps, statuses); ``github`` is the
+only network edge; ``modes`` holds one folder per mode (lookup, validate, audit), each with
+the same files; :mod:`frame_spine.inputs` checks inputs for every mode; ``step`` is what one
+workflow step writes; :mod:`frame_spine.cli` and :mod:`frame_spine.action` are the two entry
+points, glue only.
 """
 
 __version__ = "0.1.0"

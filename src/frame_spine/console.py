@@ -1,0 +1,182 @@
+"""The command line's I/O (SPEC 9): reading bodies, writing results, the token, flags.
+
+An edge, shared by the commands of every mode (``frame_spine.modes.<mode>.command``). Every
+text written passes one redaction of the token values in the environment (SPEC 6: no output
+ever contains the token); inside a GitHub Actions job, text that could be read as a workflow
+command is fenced by ``::stop-commands::`` (SPEC 8).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .core.status import Failure, error
+from .github.auth import Redactor
+from .inputs import api_url_or_default
+from .workflow_commands import could_be_command, wrap_untrusted
+
+if TYPE_CHECKING:
+    from .github.request_log import RequestListener, RequestRecord
+
+#: Where the online forms read a token (SPEC 9); every value found is redacted from all
+#: output, whichever one is used.
+TOKEN_VARIABLES = ("GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN")
+
+
+def redactor() -> Redactor:
+    """The one redaction every text the CLI writes passes: the token values of the
+    environment, as given (SPEC 6: no output ever contains the token)."""
+    return Redactor(*(os.environ.get(name) for name in TOKEN_VARIABLES))
+
+
+def read_body(path: str, flag: str) -> str | Failure:
+    """Read a comment body from ``path`` (``-`` for stdin) as UTF-8.
+
+    Returns:
+        The text, or an ``error`` failure naming ``flag`` when the file is missing,
+        unreadable, a directory or not UTF-8. Never raises ``OSError``.
+    """
+    try:
+        if path == "-":
+            data = sys.stdin.buffer.read()
+        else:
+            with open(path, "rb") as handle:
+                data = handle.read()
+    except OSError as exc:
+        reason = exc.strerror or exc.__class__.__name__
+        return error(f"cannot read {flag} {path!r}: {reason}")
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        return error(
+            f"{flag} {path!r} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+            f"{exc.start})"
+        )
+
+
+def read_plan_and_sibling(
+    plan_path: str, slices_path: str | None
+) -> tuple[str, str | None] | Failure:
+    """Read ``--plan-body`` and, when given, ``--slices-body`` (at most one of them from
+    stdin). Returns the two texts, or the first failure."""
+    if plan_path == "-" and slices_path == "-":
+        return error("only one of --plan-body and --slices-body can read stdin (-)")
+    plan = read_body(plan_path, "--plan-body")
+    if isinstance(plan, Failure):
+        return plan
+    if slices_path is None:
+        return plan, None
+    sibling = read_body(slices_path, "--slices-body")
+    return sibling if isinstance(sibling, Failure) else (plan, sibling)
+
+
+def emit(text: str, *, untrusted: bool) -> None:
+    """Write ``text`` on stdout: redacted; inside a GitHub Actions job, text that could be
+    read as a workflow command is fenced by ``::stop-commands::`` (only ``untrusted`` text:
+    comment-derived); anything else is written byte for byte."""
+    text = redactor()(text)
+    if untrusted and os.environ.get("GITHUB_ACTIONS") == "true" and could_be_command(text):
+        text = wrap_untrusted(text)
+    sys.stdout.buffer.write(text.encode("utf-8", "replace"))
+    sys.stdout.flush()
+
+
+def stderr(text: str) -> None:
+    """Write a diagnostic on stderr, redacted."""
+    sys.stderr.buffer.write(redactor()(text).encode("utf-8", "replace"))
+    sys.stderr.flush()
+
+
+def request_listener(args: argparse.Namespace) -> RequestListener | None:
+    """With ``--verbose``, a listener writing each request's debug line on stderr (SPEC 8)."""
+    if not getattr(args, "verbose", False):
+        return None
+    from .github.request_log import request_log_line
+
+    def log(record: RequestRecord) -> None:
+        stderr(request_log_line(record) + "\n")
+
+    return log
+
+
+def token() -> str | None:
+    """The token of the online forms, as given: ``GITHUB_TOKEN``, else ``GH_TOKEN``, else
+    none (the fetcher trims it, and refuses one an HTTP header cannot carry)."""
+    return os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
+
+
+def api_url(args: argparse.Namespace) -> str:
+    """The REST API root: ``--api-url``, else ``GITHUB_API_URL``, else the public API."""
+    return api_url_or_default(args.api_url, os.environ)
+
+
+def add_online_flags(group: argparse._ArgumentGroup, *, auto: bool) -> None:
+    """The flags of the online forms of lookup and validate (SPEC 9): ``--repo``,
+    ``--plan-comment-id``, ``--slices-comment-id`` (``auto`` too when ``auto``), then
+    :func:`add_api_flags`."""
+    group.add_argument("--repo", metavar="OWNER/NAME", help="fetch the comments from GitHub")
+    group.add_argument("--plan-comment-id", metavar="ID", help="plan comment id (with --repo)")
+    group.add_argument(
+        "--slices-comment-id",
+        metavar="ID|auto" if auto else "ID",
+        help="sibling comment id"
+        + (", or auto to follow the spine" if auto else " (default: the spine's pointer)")
+        + " (with --repo)",
+    )
+    add_api_flags(group, with_repo=True)
+
+
+def add_api_flags(group: argparse._ActionsContainer, *, with_repo: bool) -> None:
+    """``--api-url``, ``--timeout``, ``--max-wait`` and ``--verbose`` (SPEC 8, 9); their help
+    says "with --repo" where the command also has local forms."""
+    repo = "with --repo" if with_repo else ""
+    verbose = (
+        "log each request on stderr: method, path, status, milliseconds, rate limit "
+        "remaining, request id" + (f" ({repo})" if repo else "")
+    )
+    group.add_argument(
+        "--api-url", metavar="URL", help="GitHub REST API URL" + (f" ({repo})" if repo else "")
+    )
+    group.add_argument(
+        "--timeout",
+        metavar="SECONDS",
+        default="10",
+        help="seconds per request" + (f" ({repo}; default 10)" if repo else ""),
+    )
+    group.add_argument(
+        "--max-wait",
+        metavar="SECONDS",
+        default="60",
+        help="seconds of rate-limit waiting" + (f" ({repo}; default 60)" if repo else ""),
+    )
+    group.add_argument("--verbose", action="store_true", help=verbose)
+
+
+#: A command's entry point: the parsed arguments and the command's own parser (for usage
+#: errors) in, the exit code out.
+Runner = Callable[[argparse.Namespace, argparse.ArgumentParser], int]
+
+
+@dataclass(frozen=True, slots=True)
+class Command:
+    """One ``frame-spine`` command (SPEC 9), as the command line's table lists it.
+
+    Attributes:
+        name: the command word (``lookup``). help: one line for ``frame-spine --help``.
+        description: the command's own ``--help`` text.
+        add_arguments: adds the command's flags to its parser (argparse only: a command
+            module imports nothing heavy at load time).
+        run: runs it (see :data:`Runner`); the mode's rules, fetching and rendering are
+            imported there, so a run pays only for its own mode.
+    """
+
+    name: str
+    help: str
+    description: str
+    add_arguments: Callable[[argparse.ArgumentParser], None]
+    run: Runner

@@ -1,0 +1,99 @@
+"""Identity checks (SPEC 6 steps 2a-4): is this comment the one for issue ``N``?
+
+Pure: a scanned comment (or a fetched comment's issue number) and the dispatched issue number
+in, a problem message (or ``None``) out. Markers count only as whole lines outside code
+(SPEC 2.4) and blocks, and only when they name exactly ``N`` (``plan-issue-0878`` is not issue
+878): a marker quoted in prose or shown in a code example, or copy-pasted next to another
+issue's marker, does not pass.
+"""
+
+from __future__ import annotations
+
+from .blocks import CommentScan, MarkerKind
+
+_SHOWN_DIGITS = 20
+
+
+def _shown(value: str) -> str:
+    return value if len(value) <= _SHOWN_DIGITS else value[:_SHOWN_DIGITS] + "..."
+
+
+def marker_problem(
+    scan: CommentScan,
+    kind: MarkerKind,
+    issue_number: int,
+    label: str,
+    *,
+    required: bool = True,
+) -> str | None:
+    """Check a comment's ``<!-- {kind}-N -->`` marker lines against issue ``N``.
+
+    Args:
+        scan: the scanned comment.
+        kind: ``"plan-issue"`` or ``"frame-slices"``.
+        issue_number: the dispatched issue number ``N``.
+        label: how the message names the comment ("the plan comment", "the body", ...).
+        required: whether a marker for ``N`` must be present (else only foreign markers count).
+
+    Returns:
+        ``None`` when the markers agree with ``N``; otherwise the reason, for an identity
+        mismatch message. Digits are compared as written, so this never raises.
+    """
+    wanted = str(issue_number)
+    values = scan.marker_values(kind)
+    others = sorted({value for value in values if value != wanted}, key=lambda v: (len(v), v))
+    named = ", ".join(f"#{_shown(value)}" for value in others)
+    if wanted not in values and required:
+        if others:
+            return f"{label} is for issue {named} (a {kind} marker line), not #{wanted}"
+        return f"{label} carries no <!-- {kind}-{wanted} --> line"
+    if others:
+        return f"{label} also carries a {kind} marker line for issue {named}"
+    return None
+
+
+def sibling_identity_problem(
+    scan: CommentScan, issue_number: int, label: str = "the sibling comment"
+) -> str | None:
+    """Check the sibling's identity (SPEC 6 step 3).
+
+    Returns:
+        ``None`` when the sibling has a ``<!-- frame-slices-N -->`` line and no such line for
+        another number; otherwise the reason, for a ``sibling-identity-mismatch`` message.
+    """
+    return marker_problem(scan, "frame-slices", issue_number, label)
+
+
+def plan_identity_problem(
+    scan: CommentScan, issue_number: int, label: str = "the plan comment"
+) -> str | None:
+    """Check the plan's identity (SPEC 6 step 4).
+
+    Returns:
+        ``None`` when the plan has a ``<!-- plan-issue-N -->`` line and no such line for
+        another number; otherwise the reason, for a ``plan-identity-mismatch`` message.
+    """
+    return marker_problem(scan, "plan-issue", issue_number, label)
+
+
+def issue_number_problem(
+    role: str, comment_id: int, actual: int | None, expected: int
+) -> str | None:
+    """Check a fetched comment's issue (the ``N`` of its ``issue_url``) against issue ``N``
+    (SPEC 6 step 2a).
+
+    Args:
+        role: ``"plan"`` or ``"sibling"``, for the message.
+        comment_id: the comment's id. actual: the issue number of its ``issue_url``, or
+            ``None`` when it names none. expected: the dispatched issue number.
+
+    Returns:
+        ``None`` when they agree; otherwise the reason, for an identity mismatch (a status in
+        lookup, a finding in validate and audit).
+    """
+    if actual == expected:
+        return None
+    named = f"issue #{actual}" if actual is not None else "no issue"
+    return (
+        f"{role} comment {comment_id} belongs to {named} (its issue_url), not to issue #{expected}"
+    )

@@ -1,0 +1,200 @@
+"""A plan and its sibling, scanned, and the one spine they hold (SPEC 2.2, SPEC 5 checks 1-3).
+
+Pure: comment bodies in, :class:`ScannedComments` out; :func:`current_spine` finds and parses
+the one spine or says, as a :class:`~frame_spine.core.status.Failure`, why there is none
+(every mode asks this the same way: lookup, validate, audit, render).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from .blocks import SPINE, Block, CommentScan, HeadRef, scan_comment
+from .digest import spine_digest
+from .frontmatter import SPINELESS_VARIANTS, plan_variants, spine_omitted
+from .spine import Spine, SpineProblem, parse_spine
+from .status import Failure, Status
+
+_QUOTE_LIMIT = 120
+
+
+@dataclass(frozen=True, slots=True)
+class ScannedComments:
+    """The scanned plan and, when present, sibling (SPEC 2.2: plan blocks come first).
+
+    Attributes:
+        plan: the plan comment, or the one pre-concatenated body when ``single_body``.
+        sibling: the sibling comment, or ``None``.
+        single_body: whether ``plan`` is one pre-concatenated body (CLI
+            ``--comment-body-path``): then the stamp may be anywhere in it.
+    """
+
+    plan: CommentScan
+    sibling: CommentScan | None = None
+    single_body: bool = False
+
+    def comments(self) -> list[tuple[str, CommentScan]]:
+        """``[("plan", scan), ("sibling", scan)]``, the sibling only when present."""
+        named = [("plan", self.plan)]
+        if self.sibling is not None:
+            named.append(("sibling", self.sibling))
+        return named
+
+    def scan(self, comment: str) -> CommentScan:
+        """The scan of ``"plan"`` or ``"sibling"`` (which must be present)."""
+        if comment == "sibling" and self.sibling is not None:
+            return self.sibling
+        return self.plan
+
+    def holds_spine_head(self) -> bool:
+        """Whether any comment holds a ``frame-spine`` head that is not an example: a complete
+        block or an unterminated head (SPEC 2.4, 2.7)."""
+        return any(scan.holds_spine_head() for _comment, scan in self.comments())
+
+    def searched(self) -> str:
+        """How messages name everything searched: "the plan comment or its sibling", ..."""
+        if self.sibling is not None:
+            return "the plan comment or its sibling"
+        return self.label("plan")
+
+    def label(self, comment: str) -> str:
+        """How messages name a comment: "the plan comment", "the sibling comment", "the body"."""
+        if self.single_body:
+            return "the body"
+        return f"the {comment} comment"
+
+
+def scan_bodies(
+    plan: str, sibling: str | None = None, *, single_body: bool = False
+) -> ScannedComments:
+    """Scan the plan (and sibling) bodies (SPEC 2).
+
+    Args:
+        plan: the plan comment body, or one pre-concatenated body when ``single_body``.
+        sibling: the sibling comment body, or ``None`` when no sibling was supplied.
+        single_body: ``plan`` is one pre-concatenated body (``sibling`` must be ``None``).
+
+    Returns:
+        :class:`ScannedComments`. Never raises.
+    """
+    return ScannedComments(
+        plan=scan_comment(plan),
+        sibling=None if sibling is None else scan_comment(sibling),
+        single_body=single_body,
+    )
+
+
+def shorten(text: str) -> str:
+    """``text`` stripped, cut to 120 characters (with ``...``) for quoting in a message."""
+    text = text.strip()
+    if len(text) > _QUOTE_LIMIT:
+        text = text[: _QUOTE_LIMIT - 3] + "..."
+    return text
+
+
+def _line_text(scan: CommentScan, line: int) -> str:
+    lines = scan.text.split("\n", line)
+    return lines[line - 1] if line - 1 < len(lines) else ""
+
+
+def missing_spine_message(comments: ScannedComments) -> str:
+    """Say why the comments hold no spine (SPEC 5 check 1): a spineless variant,
+    ``spine-omitted``, code examples only (SPEC 2.4), an empty body, or no block at all."""
+    text = comments.plan.text
+    variants = [value for _line, value in plan_variants(text) if value in SPINELESS_VARIANTS]
+    if variants:
+        return (
+            f"no frame-spine block: the plan is a {variants[0]} variant "
+            f"(plan-variant: {variants[0]}), which carries no spine by design"
+        )
+    if spine_omitted(text) is not None:
+        return "no frame-spine block: the plan says spine-omitted: plan-too-small"
+    examples = [head for _name, scan in comments.comments() for head in scan.examples]
+    if any(head.name == SPINE for head in examples):
+        return (
+            "no frame-spine block outside code: the frame-spine heads found are code "
+            "examples (in fenced or indented code blocks), not blocks"
+        )
+    if not text.strip() and (comments.sibling is None or not comments.sibling.text.strip()):
+        return "no frame-spine block: the comment body is empty"
+    return f"no frame-spine block in {comments.searched()}"
+
+
+def _unterminated_message(comments: ScannedComments, head: HeadRef, comment: str) -> str:
+    return (
+        f"unterminated frame-spine block: the head at line {head.line} of "
+        f"{comments.label(comment)} has no closing -->"
+    )
+
+
+def _invalid_spine_message(
+    comments: ScannedComments, scan: CommentScan, comment: str, problem: SpineProblem
+) -> str:
+    if problem.line is None:
+        return f"invalid frame-spine in {comments.label(comment)}: {problem.message}"
+    quoted = shorten(_line_text(scan, problem.line))
+    return (
+        f"invalid frame-spine: line {problem.line} of {comments.label(comment)}: "
+        f"{problem.message}: {quoted!r}"
+    )
+
+
+def _find_spine(comments: ScannedComments) -> tuple[Block, CommentScan, str] | Failure:
+    found = [
+        (block, scan, comment)
+        for comment, scan in comments.comments()
+        for block in scan.blocks
+        if block.name == SPINE
+    ]
+    if len(found) == 1:
+        return found[0]
+    if len(found) > 1:
+        where = ", ".join(
+            f"line {block.head_line} of {comments.label(comment)}"
+            for block, _scan, comment in found
+        )
+        return Failure(
+            Status.INVALID_SPINE,
+            f"{len(found)} frame-spine blocks ({where}); exactly one is allowed",
+        )
+    for comment, scan in comments.comments():
+        for head in scan.unterminated:
+            if head.name == SPINE:
+                return Failure(Status.INVALID_SPINE, _unterminated_message(comments, head, comment))
+    return Failure(Status.MISSING_SPINE, missing_spine_message(comments))
+
+
+@dataclass(frozen=True, slots=True)
+class CurrentSpine:
+    """The one valid spine of a plan (SPEC 5 checks 1-3 passed).
+
+    Attributes:
+        spine: the parsed spine; block: its block; comment: ``"plan"`` or ``"sibling"``;
+        digest: its SPEC 7 digest (``sha256:<hex>``).
+    """
+
+    spine: Spine
+    block: Block
+    comment: str
+    digest: str
+
+
+def current_spine(comments: ScannedComments) -> CurrentSpine | Failure:
+    """Find and parse the one spine (SPEC 5 checks 1-3).
+
+    Returns:
+        The :class:`CurrentSpine`, or a ``missing-spine`` / ``invalid-spine`` result whose
+        message says why (no block, code examples only, a spineless variant, an
+        unterminated head, several spines, or the first offending line). Never raises.
+    """
+    found = _find_spine(comments)
+    if isinstance(found, Failure):
+        return found
+    block, scan, comment = found
+    parsed = parse_spine(block.payload, block.payload_line)
+    if parsed.spine is None:
+        return Failure(
+            Status.INVALID_SPINE,
+            _invalid_spine_message(comments, scan, comment, parsed.problems[0]),
+        )
+    return CurrentSpine(parsed.spine, block, comment, spine_digest(block.payload))

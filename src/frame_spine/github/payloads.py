@@ -1,0 +1,308 @@
+"""Reading the GitHub REST API's answers: body bytes in, comments out (SPEC 6 "The wire,
+exactly").
+
+Pure. A body is decoded as UTF-8 whatever ``Content-Type`` says (JSON is UTF-8, RFC 8259
+section 8.1); bytes that are not UTF-8 name their offset. JSON ``\\ud800``-style unpaired
+surrogates become U+FFFD, so every later output is valid UTF-8. ``body: null`` (or no
+``body``) is the empty body; a ``body`` of another JSON type, or an answer that is not the
+expected JSON, is an :class:`Unusable` answer saying why. The answer must be the comment asked
+for: its ``id``, and the repository and issue in the path of its ``issue_url``.
+:class:`FetchedComment` is what the rest of the program reads of a comment.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from datetime import UTC, datetime
+from typing import Any
+from urllib.parse import urlsplit
+
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, field_validator
+from pydantic_core import ErrorDetails
+
+_SURROGATE = re.compile("[\ud800-\udfff]")
+#: The path of an issue's API URL: ``[/api/v3]/repos/{owner}/{repo}/issues/{N}``.
+_ISSUE_PATH = re.compile(r"/repos/([^/]+/[^/]+)/issues/[0-9]{1,20}/?$", re.ASCII)
+_ANY_ISSUE_PATH = re.compile(r"/issues/[0-9]{1,20}/?$", re.ASCII)
+_UTF8_BOM = b"\xef\xbb\xbf"
+
+_ISSUE_URL = re.compile(r"/issues/([0-9]{1,20})/?$", re.ASCII)
+
+
+@dataclass(frozen=True, slots=True)
+class FetchedComment:
+    """An issue comment as fetched.
+
+    Attributes:
+        id: the comment id. body: its text (``""`` when the API says ``null``).
+        issue_url: the API URL of its issue (``.../issues/N``). html_url: its web URL.
+        updated_at: when it was last edited (``YYYY-MM-DDTHH:MM:SSZ``), when the API says.
+    """
+
+    id: int
+    body: str
+    issue_url: str
+    html_url: str | None
+    updated_at: str | None = None
+
+    @property
+    def issue_number(self) -> int | None:
+        """The issue number at the end of ``issue_url`` (``.../issues/N``), or ``None``."""
+        match = _ISSUE_URL.search(self.issue_url)
+        return int(match.group(1)) if match else None
+
+
+_NEVER = datetime(1970, 1, 1, tzinfo=UTC)
+
+
+def recency(comment: FetchedComment) -> tuple[datetime, int]:
+    """Sort key for "newest": ``updated_at``, then id (SPEC 10; a missing or malformed
+    ``updated_at`` counts as oldest)."""
+    try:
+        updated = datetime.fromisoformat((comment.updated_at or "").replace("Z", "+00:00"))
+    except ValueError:
+        updated = _NEVER
+    if updated.tzinfo is None:
+        updated = updated.replace(tzinfo=UTC)
+    return updated, comment.id
+
+
+@dataclass(frozen=True, slots=True)
+class Unusable:
+    """An answer that cannot be used: ``detail`` is the phrase a message puts after the
+    request's name, e.g. ``the GitHub API's answer is not UTF-8 (byte 0xff at offset 12)``."""
+
+    detail: str
+
+
+def _replace_surrogates(text: str | None) -> str | None:
+    if text is None or not _SURROGATE.search(text):
+        return text
+    return _SURROGATE.sub("\ufffd", text)
+
+
+class _CommentPayload(BaseModel):
+    """The fields read from GitHub's issue-comment JSON (others are ignored); JSON types as
+    they are, no coercion."""
+
+    model_config = ConfigDict(strict=True)
+
+    id: int
+    body: str | None = None
+    issue_url: str
+    html_url: str | None = None
+    updated_at: str | None = None
+
+    @field_validator("body", "issue_url", "html_url", "updated_at", mode="after")
+    @classmethod
+    def _valid_unicode(cls, value: str | None) -> str | None:
+        return _replace_surrogates(value)
+
+    def fetched(self) -> FetchedComment:
+        return FetchedComment(
+            self.id, self.body or "", self.issue_url, self.html_url, self.updated_at
+        )
+
+
+class _IssuePayload(BaseModel):
+    model_config = ConfigDict(strict=True)
+
+    number: int
+    pull_request: dict[str, Any] | None = None
+
+
+_COMMENT = TypeAdapter(_CommentPayload)
+_COMMENTS = TypeAdapter(list[_CommentPayload])
+_ISSUES = TypeAdapter(list[_IssuePayload])
+
+#: What each field must be, for messages.
+_EXPECTED = {
+    "id": "a whole number",
+    "body": "text or null",
+    "issue_url": "text",
+    "html_url": "text or null",
+    "updated_at": "text or null",
+    "number": "a whole number",
+    "pull_request": "an object or null",
+}
+
+
+def _json_type(value: Any) -> str:
+    if value is None:
+        return "null"
+    if isinstance(value, bool):
+        return "true or false"
+    if isinstance(value, int | float):
+        return "a number"
+    if isinstance(value, str):
+        return "text"
+    if isinstance(value, list):
+        return "a list"
+    return "an object"
+
+
+def _first_problem(exc: ValidationError) -> str:
+    """The first validation error in words: ``item 3: its id is missing``."""
+    error: ErrorDetails = exc.errors()[0]
+    location = list(error["loc"])
+    where = ""
+    if location and isinstance(location[0], int):
+        where = f"item {int(location.pop(0)) + 1}: "
+    if not location:
+        return f"{where}it is {_json_type(error['input'])}, not an object"
+    field = str(location[0])
+    if error["type"] == "missing":
+        return f"{where}its {field} is missing"
+    expected = _EXPECTED.get(field, "something else")
+    return f"{where}its {field} is {_json_type(error['input'])}, not {expected}"
+
+
+def decode_json(body: bytes | bytearray, content_type: str = "") -> Any | Unusable:
+    """Decode an answer as UTF-8 (an optional BOM skipped) and parse it as JSON.
+
+    Args:
+        body: the answer's bytes. content_type: its ``Content-Type``, for messages only.
+
+    Returns:
+        The JSON value, or :class:`Unusable` naming the first byte that is not UTF-8, or
+        saying the text is not JSON (with the content type, e.g. an HTML page). Never raises.
+    """
+    start = 3 if body.startswith(_UTF8_BOM) else 0
+    try:
+        text = body[start:].decode("utf-8")
+    except UnicodeDecodeError as exc:
+        offset = start + exc.start
+        return Unusable(
+            f"the GitHub API's answer is not UTF-8 (byte 0x{body[offset]:02x} at offset {offset})"
+        )
+    try:
+        return json.loads(text)
+    except (ValueError, RecursionError):  # JSONDecodeError, too many digits, too deep
+        kind = content_type.split(";", 1)[0].strip()
+        shown = kind if kind.isascii() and kind.isprintable() and len(kind) <= 60 else ""
+        note = f" (it is {shown})" if shown and not kind.endswith("json") else ""
+        return Unusable(f"the GitHub API's answer is not JSON{note}")
+
+
+def issue_url_problem(issue_url: str, repository: str, *, redirected: bool) -> str | None:
+    """Why ``issue_url`` does not name an issue of ``repository``, or ``None`` (SPEC 6).
+
+    The path of the URL must end with ``/repos/{owner}/{repo}/issues/N`` (compared
+    case-insensitively; a GitHub Enterprise Server path starts with ``/api/v3``). After a
+    redirect within the API (a renamed or transferred repository) only ``/issues/N`` is
+    required: the repository has another name now.
+    """
+    try:
+        path = urlsplit(issue_url).path
+    except ValueError:
+        path = ""
+    if redirected:
+        if _ANY_ISSUE_PATH.search(path):
+            return None
+        return f"its issue_url {_shown(issue_url)} is not the URL of an issue"
+    match = _ISSUE_PATH.search(path)
+    if match and match.group(1).lower() == repository.lower():
+        return None
+    return f"its issue_url {_shown(issue_url)} is not an issue of {repository}"
+
+
+def _shown(text: str) -> str:
+    return repr(text if len(text) <= 120 else text[:117] + "...")
+
+
+def read_comment(
+    body: bytes | bytearray,
+    content_type: str,
+    *,
+    comment_id: int,
+    repository: str,
+    redirected: bool,
+) -> FetchedComment | Unusable:
+    """Read the answer to ``GET .../issues/comments/{comment_id}`` (SPEC 6).
+
+    Returns:
+        The :class:`FetchedComment` (``body`` ``""`` for ``null`` or absent), or
+        :class:`Unusable`: not UTF-8, not JSON, not an object, a field of the wrong JSON type,
+        or another comment (another ``id``, or an ``issue_url`` outside ``repository``; only
+        an issue URL is required when ``redirected``). Never raises.
+    """
+    data = decode_json(body, content_type)
+    if isinstance(data, Unusable):
+        return data
+    if not isinstance(data, dict):
+        return Unusable(f"the GitHub API's answer is {_json_type(data)}, not an issue comment")
+    try:
+        payload = _COMMENT.validate_python(data)
+    except ValidationError as exc:
+        return Unusable(f"the GitHub API's answer is not an issue comment: {_first_problem(exc)}")
+    if payload.id != comment_id:
+        return Unusable(f"the GitHub API answered with another comment (id {payload.id})")
+    problem = issue_url_problem(payload.issue_url, repository, redirected=redirected)
+    if problem is not None:
+        return Unusable(f"the GitHub API answered with another comment ({problem})")
+    return payload.fetched()
+
+
+def read_comment_page(
+    body: bytes | bytearray,
+    content_type: str,
+    *,
+    repository: str,
+    issue_number: int | None,
+    redirected: bool,
+) -> list[FetchedComment] | Unusable:
+    """Read one page of a comment listing (``.../issues/comments`` or
+    ``.../issues/{issue_number}/comments``).
+
+    Returns:
+        The page's comments in the API's order, or :class:`Unusable` (as
+        :func:`read_comment`; a comment outside ``repository`` unless ``redirected``, or of
+        another issue than ``issue_number``, makes the page unusable). Never raises.
+    """
+    data = decode_json(body, content_type)
+    if isinstance(data, Unusable):
+        return data
+    if not isinstance(data, list):
+        return Unusable(f"the GitHub API's answer is {_json_type(data)}, not a list of comments")
+    try:
+        payloads = _COMMENTS.validate_python(data)
+    except ValidationError as exc:
+        return Unusable(
+            f"the GitHub API's answer is not a list of issue comments: {_first_problem(exc)}"
+        )
+    comments = [payload.fetched() for payload in payloads]
+    for comment in comments:
+        problem = issue_url_problem(comment.issue_url, repository, redirected=redirected)
+        if problem is None and issue_number is not None and comment.issue_number != issue_number:
+            problem = f"its issue_url {_shown(comment.issue_url)} is not issue #{issue_number}"
+        if problem is not None:
+            return Unusable(
+                f"the GitHub API listed another comment (comment {comment.id}: {problem})"
+            )
+    return comments
+
+
+def read_issue_numbers(body: bytes | bytearray, content_type: str) -> list[int] | Unusable:
+    """Read one page of ``GET /repos/{o}/{r}/issues``: the issue numbers, pull requests
+    (which that listing also returns) left out; or :class:`Unusable`. Never raises."""
+    data = decode_json(body, content_type)
+    if isinstance(data, Unusable):
+        return data
+    if not isinstance(data, list):
+        return Unusable(f"the GitHub API's answer is {_json_type(data)}, not a list of issues")
+    try:
+        issues = _ISSUES.validate_python(data)
+    except ValidationError as exc:
+        return Unusable(f"the GitHub API's answer is not a list of issues: {_first_problem(exc)}")
+    return [issue.number for issue in issues if issue.pull_request is None]
+
+
+def api_message(body: bytes | bytearray) -> str:
+    """The ``message`` of an error answer (GitHub's ``{"message": ...}``), or ``""`` when the
+    answer is not such JSON. Never raises."""
+    data = decode_json(body)
+    if isinstance(data, dict) and isinstance(data.get("message"), str):
+        return str(_replace_surrogates(data["message"]))
+    return ""

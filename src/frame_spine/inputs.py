@@ -1,0 +1,317 @@
+"""Inputs: reusable checked types, and one way to parse a mode's inputs (SPEC 5, 8, 9, 11).
+
+Pure: raw values (CLI flags or ``INPUT_*`` variables, all strings) in, a validated pydantic
+model out, or a :class:`~frame_spine.core.status.Failure` whose message names the first
+malformed input. Malformed values are never usage errors and never make a request.
+
+Each checked type is an ``Annotated`` type whose validator raises ``ValueError`` with the
+message a user sees (naming the input by its kebab-case name, e.g. ``plan-comment-id``); a
+mode's input model is a plain pydantic model of such fields, parsed by :func:`parse_inputs`.
+Fields are checked in their order in the model, and the first malformed one is reported.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from pathlib import PurePosixPath
+from typing import Annotated, Any, Literal, TypeVar
+
+from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, ValidationInfo
+
+from .core.digest import normalise_digest
+from .core.status import Failure, error
+from .core.timestamps import is_timestamp
+from .github.urls import Origin
+from .modes import MODES
+
+#: The public API, used when neither the input nor ``GITHUB_API_URL`` names one.
+PUBLIC_API_URL = "https://api.github.com"
+#: The ``generated-at`` keyword that skips the dispatch freshness check (SPEC 5 check 4).
+CURRENT = "current"
+#: The ``slices-comment-id`` keyword that follows the spine's ``slice_comment_id`` (SPEC 6).
+AUTO = "auto"
+
+_STEP_ID = re.compile(r"[sS][0-9]+", re.ASCII)
+_DIGITS = re.compile(r"[0-9]{1,20}", re.ASCII)  # ids are 64-bit on GitHub
+_REPOSITORY = re.compile(
+    r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/(?!\.\.?$)[A-Za-z0-9._-]{1,100}", re.ASCII
+)
+_API_URL = re.compile(r"https?://[^\s/?#]+(?:/[^\s?#]*)?", re.ASCII)
+_SECONDS = re.compile(r"[0-9]{1,6}", re.ASCII)
+_TRUE = ("true", "True", "TRUE")
+_FALSE = ("false", "False", "FALSE")
+
+
+def _text(value: Any) -> str:
+    return str(value).strip() if value is not None else ""
+
+
+def _input_name(info: ValidationInfo) -> str:
+    """A field's input name: ``plan_comment_id`` -> ``plan-comment-id``."""
+    return (info.field_name or "").replace("_", "-")
+
+
+def parse_positive_id(value: Any, name: str) -> int | None:
+    """Parse an id input (issue number, comment id): a positive decimal integer or empty.
+
+    Args:
+        value: ``None``, an ``int`` or a string (surrounding whitespace ignored).
+        name: the input's name, used in the error message.
+
+    Returns:
+        The integer, or ``None`` for ``None``/empty.
+
+    Raises:
+        ValueError: naming the input, when the value is not a positive integer (at most 20
+            digits: ids are 64-bit on GitHub).
+    """
+    if value is None:
+        return None
+    if isinstance(value, bool):
+        raise ValueError(f"{name} {value!r} is not a positive integer")
+    if isinstance(value, int):
+        number = value
+    else:
+        text = str(value).strip()
+        if not text:
+            return None
+        if not _DIGITS.fullmatch(text):
+            raise ValueError(f"{name} {text!r} is not a positive integer")
+        number = int(text)
+    if number <= 0:
+        raise ValueError(f"{name} {value!r} is not a positive integer")
+    return number
+
+
+def _step_id(value: Any) -> str:
+    text = _text(value)
+    if not _STEP_ID.fullmatch(text):
+        raise ValueError(f"step-id {text!r} is not a step id (expected s<digits>, e.g. s4)")
+    return text.lower()
+
+
+def _dispatched_at(value: Any) -> str:
+    text = _text(value)
+    if text != CURRENT and not is_timestamp(text):
+        raise ValueError(
+            f"generated-at {text!r} is not a timestamp "
+            "(expected YYYY-MM-DDTHH:MM:SS[.fraction]Z, or 'current')"
+        )
+    return text
+
+
+def _digest(value: Any) -> str | None:
+    text = _text(value)
+    if not text:
+        return None
+    digest = normalise_digest(text)
+    if digest is None:
+        raise ValueError(f"spine-digest {text!r} is not a digest (expected sha256:<64 hex digits>)")
+    return digest
+
+
+def _optional_id(value: Any, info: ValidationInfo) -> int | None:
+    return parse_positive_id(value, _input_name(info))
+
+
+def _required_id(value: Any, info: ValidationInfo) -> int:
+    number = parse_positive_id(value, _input_name(info))
+    if number is None:
+        raise ValueError(f"{_input_name(info)} is empty")
+    return number
+
+
+def _sibling_id(value: Any, info: ValidationInfo) -> int | str | None:
+    if isinstance(value, str) and value.strip().lower() == AUTO:
+        return AUTO
+    return parse_positive_id(value, _input_name(info))
+
+
+def _repository(value: Any) -> str:
+    text = str(value or "").strip()
+    if not _REPOSITORY.fullmatch(text):
+        raise ValueError(f"repository {text!r} is not OWNER/NAME")
+    return text
+
+
+def _api_url(value: Any) -> str:
+    text = str(value or "").strip()
+    if not _API_URL.fullmatch(text):
+        raise ValueError(f"api-url {text!r} is not an http(s) URL")
+    if "@" in text.split("/", 3)[2]:
+        raise ValueError("api-url carries a user name or password: give the token as the token")
+    try:
+        Origin.of(text)
+    except ValueError as exc:
+        raise ValueError(f"api-url {text!r} cannot be used: {exc}") from None
+    return text.rstrip("/")
+
+
+def _seconds(name: str, low: int, high: int) -> BeforeValidator:
+    def check(value: Any) -> int:
+        text = str(value).strip()
+        if not _SECONDS.fullmatch(text) or not low <= int(text) <= high:
+            raise ValueError(f"{name} {text!r} is not a whole number of seconds in {low}..{high}")
+        return int(text)
+
+    return BeforeValidator(check)
+
+
+def _one_of(name: str, choices: tuple[str, ...], default: str) -> BeforeValidator:
+    def check(value: Any) -> str:
+        text = str(value or default).strip()
+        if text not in choices:
+            raise ValueError(f"{name} {text!r} is not one of {', '.join(choices)}")
+        return text
+
+    return BeforeValidator(check)
+
+
+def _since(value: Any) -> str | None:
+    text = str(value or "").strip()
+    if not text:
+        return None
+    if not is_timestamp(text):
+        raise ValueError(f"since {text!r} is not a timestamp (YYYY-MM-DDTHH:MM:SSZ)")
+    return text
+
+
+def _yaml_bool(value: Any, info: ValidationInfo) -> bool:
+    text = str(value or "true")
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise ValueError(f"{_input_name(info)} {text!r} is not true or false")
+
+
+def _workspace_path(value: Any, info: ValidationInfo) -> str | None:
+    name = _input_name(info)
+    text = str(value or "")
+    if not text:
+        return None
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        raise ValueError(f"{name} is not a UTF-8 path") from None
+    path = PurePosixPath(text)
+    if path.is_absolute() or ".." in path.parts or "\\" in text or "\0" in text:
+        raise ValueError(
+            f"{name} {text!r} must be a relative path inside the workspace (no leading / and no ..)"
+        )
+    return str(path)
+
+
+#: ``s<digits>``, any case, lower-cased (SPEC 5).
+StepId = Annotated[str, BeforeValidator(_step_id)]
+#: A contract timestamp as given, or ``current`` (SPEC 5).
+DispatchedAt = Annotated[str, BeforeValidator(_dispatched_at)]
+#: ``sha256:<64 lowercase hex>`` (given with or without the prefix), or ``None`` (SPEC 7).
+SpineDigest = Annotated[str | None, BeforeValidator(_digest)]
+#: A positive id (issue number, comment id), or ``None`` when empty.
+OptionalId = Annotated[int | None, BeforeValidator(_optional_id)]
+#: A positive id that must be given.
+RequiredId = Annotated[int, BeforeValidator(_required_id)]
+#: A sibling id, ``auto`` (follow the spine's pointer), or ``None`` (no sibling; SPEC 6).
+SiblingId = Annotated[int | Literal["auto"] | None, BeforeValidator(_sibling_id)]
+#: ``OWNER/NAME`` (GitHub's characters; ``.`` and ``..`` are not names).
+Repository = Annotated[str, BeforeValidator(_repository)]
+#: An ``http(s)://host[:port][/path]`` API root requests can be sent to, without a trailing
+#: slash (SPEC 6: a port outside 1..65535 or a broken IPv6 literal is refused here).
+ApiUrl = Annotated[str, BeforeValidator(_api_url)]
+#: Seconds per request, 1..600 (``timeout``).
+TimeoutSeconds = Annotated[int, _seconds("timeout", 1, 600)]
+#: Seconds of rate-limit waiting in all, 0..3600 (``max-wait``).
+MaxWaitSeconds = Annotated[int, _seconds("max-wait", 0, 3600)]
+#: ``open`` (default), ``closed`` or ``all`` (SPEC 11).
+IssueState = Annotated[
+    Literal["open", "closed", "all"], _one_of("issue-state", ("open", "closed", "all"), "open")
+]
+#: A contract timestamp, or ``None`` (audit's ``since``).
+Since = Annotated[str | None, BeforeValidator(_since)]
+#: The action's mode (SPEC 8).
+Mode = Annotated[str, _one_of("mode", MODES, "lookup")]
+#: ``error`` (default), ``not-ok`` or ``never`` (SPEC 8).
+FailOn = Annotated[
+    Literal["error", "not-ok", "never"], _one_of("fail-on", ("error", "not-ok", "never"), "error")
+]
+#: A YAML 1.2 boolean (``true``/``false`` in three spellings); empty is ``true``.
+YamlBool = Annotated[bool, BeforeValidator(_yaml_bool)]
+#: A workspace-relative path (no leading ``/``, no ``..``), or ``None`` when empty.
+WorkspacePath = Annotated[str | None, BeforeValidator(_workspace_path)]
+
+
+class ApiTarget(BaseModel):
+    """Where an online mode fetches from: the inputs every online mode shares.
+
+    Attributes:
+        repository: ``OWNER/NAME``. api_url: the REST API root (``http(s)://host[/path]``).
+        timeout: seconds per request, 1-600. max_wait: seconds of rate-limit waiting, 0-3600.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    repository: Repository
+    api_url: ApiUrl
+    timeout: TimeoutSeconds = 10
+    max_wait: MaxWaitSeconds = 60
+
+
+class StepSettings(BaseModel):
+    """The action inputs that shape the step rather than what it looks at (SPEC 8).
+
+    Attributes:
+        mode: one of :data:`frame_spine.modes.MODES`.
+        fail_on: ``error`` (fail on exit-1 statuses; in validate mode on any error finding),
+            ``not-ok`` (also on ``stale-spine``; in validate mode on warnings) or ``never``.
+        job_summary: whether to write the job summary.
+        slice_file: a workspace-relative path for the slice, or ``None``.
+        report_file: a workspace-relative path for the audit's JSON report, or ``None``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    mode: Mode
+    fail_on: FailOn
+    job_summary: YamlBool
+    slice_file: WorkspacePath
+    report_file: WorkspacePath = None
+
+
+def first_error_message(exc: ValidationError) -> str:
+    """The message of the first error in a pydantic ``ValidationError``: for the validators
+    of this module the ``ValueError`` text itself (which names the input); otherwise
+    pydantic's own message prefixed by the field name."""
+    detail = exc.errors()[0]
+    original = detail.get("ctx", {}).get("error")
+    if original is not None:
+        return str(original)
+    location = ".".join(str(part) for part in detail.get("loc", ()))
+    return f"{location}: {detail.get('msg', 'invalid value')}"
+
+
+Model = TypeVar("Model", bound=BaseModel)
+
+
+def parse_inputs(model: type[Model], **raw: Any) -> Model | Failure:
+    """Parse raw inputs into ``model`` (SPEC 5 input checks; every mode).
+
+    Args:
+        model: a pydantic model of checked fields (this module's types).
+        raw: the raw values by field name (strings, or ``None`` for an absent input).
+
+    Returns:
+        The model, or an ``error`` :class:`~frame_spine.core.status.Failure` naming the first
+        malformed input (in field order). Never raises.
+    """
+    try:
+        return model(**raw)
+    except ValidationError as exc:
+        return error(first_error_message(exc))
+
+
+def api_url_or_default(given: str | None, environ: Mapping[str, str]) -> str:
+    """The REST API root: the ``api-url`` input or ``--api-url``, else the runner's
+    ``GITHUB_API_URL``, else the public API (SPEC 8, 9)."""
+    return given or environ.get("GITHUB_API_URL") or PUBLIC_API_URL

@@ -1,0 +1,111 @@
+"""Markdown for job summaries (SPEC 8): escaping, fences, links, tables within a size limit.
+
+Pure. Comment-derived text outside a code fence is escaped (:func:`escape_cell`: HTML special
+characters, ``|``, backticks, newlines, Markdown punctuation); code sits inside a fence longer
+than any backtick run in it (:func:`code_fence`); a summary stays under :data:`SUMMARY_LIMIT`
+bytes, with a visible note when something is left out (:func:`table_within`,
+:func:`clip_utf8`). Each mode's ``render`` module builds its summary from these.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+from .step.emitted import utf8_size
+
+#: GitHub refuses step summaries over 1 MiB; stay well below it.
+SUMMARY_LIMIT = 1_000_000
+
+
+_BACKTICK_RUN = re.compile(r"`+")
+
+
+_SAFE_URL = re.compile(r"https?://[^\s<>()\[\]\"'`|]+", re.ASCII)
+
+
+_ESCAPES = str.maketrans(
+    {
+        "&": "&amp;",
+        "<": "&lt;",
+        ">": "&gt;",
+        '"': "&quot;",
+        "|": "&#124;",
+        "`": "&#96;",
+        "\r": " ",
+        "\n": " ",
+        # Markdown punctuation: no links, images, emphasis or strikethrough from comments.
+        "\\": "\\\\",
+        "[": "\\[",
+        "]": "\\]",
+        "(": "\\(",
+        ")": "\\)",
+        "!": "\\!",
+        "*": "\\*",
+        "_": "\\_",
+        "~": "\\~",
+    }
+)
+
+
+def escape_cell(text: str) -> str:
+    """Escape untrusted text for a Markdown table cell or inline HTML (SPEC 8).
+
+    HTML special characters become entities, ``|`` and backticks become numeric entities,
+    line breaks become spaces, and Markdown's link, image and emphasis punctuation is
+    backslash-escaped, so the text can neither break the table nor inject HTML, links,
+    images or code spans. It renders as the original text.
+    """
+    return text.translate(_ESCAPES)
+
+
+def code_fence(text: str) -> str:
+    """Return a backtick fence longer than any backtick run in ``text`` (at least 3)."""
+    longest = max((len(run) for run in _BACKTICK_RUN.findall(text)), default=0)
+    return "`" * max(3, longest + 1)
+
+
+@dataclass(frozen=True, slots=True)
+class CommentLink:
+    """A comment shown in the summary: its id and web URL (linked only if it is a plain URL)."""
+
+    id: int
+    html_url: str | None
+
+
+def link(comment: CommentLink | None) -> str:
+    """The comment as a Markdown link (its id, linked when its URL is a plain ``http(s)`` URL),
+    or an em dash when there is none."""
+    if comment is None:
+        return "—"
+    if comment.html_url and _SAFE_URL.fullmatch(comment.html_url):
+        return f"[{comment.id}]({comment.html_url})"
+    return str(comment.id)
+
+
+def clip_utf8(text: str, limit: int) -> str:
+    """The longest prefix of ``text`` within ``limit`` UTF-8 bytes, cut at a character
+    boundary (a lone surrogate, which the write turns into U+FFFD, counts as 3 bytes)."""
+    data = text.encode("utf-8", "surrogatepass")
+    if len(data) <= limit:
+        return text
+    cut = max(0, limit)
+    while cut > 0 and data[cut] & 0xC0 == 0x80:  # a continuation byte: back to a boundary
+        cut -= 1
+    return data[:cut].decode("utf-8", "surrogatepass")
+
+
+def table_within(head: str, rows: Iterable[str], total: int, note: str, limit: int) -> str:
+    """``head`` and as many ``rows`` as fit in ``limit`` UTF-8 bytes; when some do not fit,
+    a visible warning (``note``, with ``{left}``) says how many are left out."""
+    warning = "\n> [!WARNING]\n> " + note + "\n"
+    room = limit - utf8_size(head) - utf8_size(warning) - 20
+    kept: list[str] = []
+    for row in rows:
+        size = utf8_size(row)
+        if size > room:
+            return head + "".join(kept) + warning.replace("{left}", str(total - len(kept)))
+        room -= size
+        kept.append(row)
+    return head + "".join(kept)

@@ -1,0 +1,68 @@
+"""``frame-spine audit`` (SPEC 9, 11).
+
+An edge. Loading this module costs argparse only; a run imports audit's rules and PyGithub.
+"""
+
+from __future__ import annotations
+
+import argparse
+
+from ... import console
+from ...console import Command
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--repo", metavar="OWNER/NAME", required=True, help="the repository")
+    parser.add_argument(
+        "--state",
+        metavar="open|closed|all",
+        default="open",
+        help="audit plans on open (default) or closed issues, or on all (lists no issues)",
+    )
+    parser.add_argument("--since", metavar="TS", help="only comments updated since then")
+    console.add_api_flags(parser, with_repo=False)
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def run(args: argparse.Namespace, _parser: argparse.ArgumentParser) -> int:
+    """``frame-spine audit``: exit 0 when clean, 1 for findings or a failed fetch."""
+    # Imported here: only audits pay for audit mode and PyGithub.
+    from ...core.status import Failure
+    from ...github.client import CommentFetcher
+    from ...inputs import parse_inputs
+    from .models import AuditReport, AuditTarget
+    from .online import audit_online
+    from .render import audit_json, audit_text
+
+    target = parse_inputs(
+        AuditTarget,
+        repository=args.repo,
+        api_url=console.api_url(args),
+        state=args.state,
+        since=args.since,
+        timeout=args.timeout,
+        max_wait=args.max_wait,
+    )
+    if isinstance(target, Failure):
+        report = AuditReport.of_failure(target, str(args.repo))
+    else:
+        listener = console.request_listener(args)
+        fetcher = CommentFetcher.for_target(target, console.token(), on_request=listener)
+        report = audit_online(target, fetcher)
+    if args.format == "json":
+        console.emit(audit_json(report) + "\n", untrusted=False)
+    else:
+        console.emit(audit_text(report), untrusted=True)
+    return report.exit_code
+
+
+COMMANDS = (
+    Command(
+        name="audit",
+        help="classify every plan of a repository as fresh or drifted (scheduled audits)",
+        description="Audit every plan comment of a repository (SPEC 11). Exit 0 when clean, "
+        "1 when some plan has findings or fetching fails, 2 for a usage error.",
+        add_arguments=_add_arguments,
+        run=run,
+    ),
+)

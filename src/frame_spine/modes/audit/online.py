@@ -1,0 +1,58 @@
+"""Audit mode against the GitHub REST API (SPEC 11): stream, resolve siblings, classify.
+
+An edge. Requests: with a state filter, the issue listing (``max(1, ceil(issues / 100))``
+pages); the repository's comment listing (``max(1, ceil(comments / 100))`` pages, ``since``
+passed through); one GET per sibling that the listing does not hold. Pages are streamed into
+a :class:`~.rules.PlanCollector`, so memory holds only plan and sibling bodies.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.blocks import scan_comment
+from ...core.status import Failure
+from ...github.client import CommentFetcher
+from .models import AuditReport, AuditTarget
+from .rules import PlanCollector, audit_plan, report_of
+
+
+def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
+    """Audit every plan of ``target.repository`` (SPEC 11).
+
+    Returns:
+        The :class:`AuditReport`; a listing or sibling fetch that fails (other than a
+        sibling that is not found, which is the ``sibling-missing`` state) makes the whole
+        report that SPEC 6 status. Never raises.
+    """
+    repository = target.repository
+    issues: set[int] | None = None
+    if target.state != "all":
+        issues = set()
+        for numbers in fetcher.issue_numbers(
+            target.state, f"the {target.state} issues of {repository}"
+        ):
+            if isinstance(numbers, Failure):
+                return AuditReport.of_failure(numbers, repository, fetcher.requests_made)
+            issues.update(numbers)
+
+    collector = PlanCollector(issues)
+    parameters: dict[str, Any] = {"since": target.since} if target.since else {}
+    for page in fetcher.pages("issues/comments", f"the issue comments of {repository}", parameters):
+        if isinstance(page, Failure):
+            return AuditReport.of_failure(page, repository, fetcher.requests_made)
+        collector.add(page)
+
+    audited = []
+    missing = collector.pointers()
+    for issue, plans in sorted(collector.plans.items()):
+        pointer = plans.pointer()
+        sibling = collector.siblings.get(pointer) if pointer is not None else None
+        if issue in missing:
+            fetched = fetcher.fetch_if_exists(missing[issue], "sibling")
+            if isinstance(fetched, Failure):
+                return AuditReport.of_failure(fetched, repository, fetcher.requests_made)
+            if fetched is not None:
+                sibling = (fetched, scan_comment(fetched.body))
+        audited.append(audit_plan(issue, plans, sibling))
+    return report_of(repository, fetcher.requests_made, audited)

@@ -1,0 +1,113 @@
+"""Audit in the action (SPEC 8, 11): the step's outputs, job summary and annotations.
+
+An edge: inputs through :class:`~frame_spine.step.context.StepContext` -> listings and
+classification (:mod:`.online`) -> ``report-file`` -> a
+:class:`~frame_spine.step.report.StepReport`.
+"""
+
+from __future__ import annotations
+
+from ...core.status import Failure, Status
+from ...inputs import parse_inputs
+from ...markdown import escape_cell
+from ...step.context import StepContext
+from ...step.emitted import utf8_size
+from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, blank_outputs, step_exit_code
+from ...step.workspace import WriteRefused
+from ...workflow_commands import json_line
+from .models import QUIET_STATES, AuditReport, AuditState, AuditTarget
+from .online import audit_online
+from .render import audit_dict, audit_json, audit_summary
+
+
+def report(step: StepContext) -> StepReport:
+    """Audit a repository for the action (SPEC 11, 8): inputs -> listings -> classify ->
+    ``report-file`` -> the report (outputs with counts, summary table, annotations). Never
+    raises."""
+    repository = step.repository()
+    target = parse_inputs(
+        AuditTarget,
+        repository=repository,
+        api_url=step.api_url(),
+        state=step.inputs["issue-state"],
+        since=step.inputs["since"],
+        **step.seconds(),
+    )
+    if isinstance(target, Failure):
+        audit = AuditReport.of_failure(target, repository)
+    else:
+        audit = audit_online(target, step.fetcher(target))
+    return _step_report(step, audit)
+
+
+def _step_report(step: StepContext, report: AuditReport) -> StepReport:
+    """The audit as the step's outputs, summary and annotations (``report-file`` written)."""
+    settings = step.settings
+    full = audit_json(report)
+    report_path = ""
+    if settings.report_file is not None:
+        written = step.write(settings.report_file, full + "\n", "report-file")
+        if isinstance(written, WriteRefused):  # the counts and plans stay set
+            report = report.model_copy(update={"status": Status.ERROR, "message": written.message})
+            full = audit_json(report)
+        else:
+            report_path = written
+    result_text = full
+    plans_omitted = utf8_size(full) > OUTPUT_LIMIT
+    if plans_omitted:
+        shown = audit_dict(report)
+        shown["plans_omitted"] = len(shown.pop("plans"))
+        result_text = json_line(shown)
+    outputs = blank_outputs()
+    outputs.update(
+        {
+            "status": report.status,
+            "exit-code": str(report.exit_code),
+            "message": report.message or "",
+            "result": result_text,
+            "report-path": report_path,
+        }
+    )
+    if report.counts or report.message is None:
+        for state in AuditState:
+            outputs[f"count-{state.value}"] = str(report.counts.get(state.value, 0))
+    annotations = [
+        Annotation(
+            "warning",
+            f"frame-spine audit: {plan.state.value}",
+            f"issue #{plan.issue}, plan comment {plan.plan_comment_id}: {plan.state.value} "
+            f"({plan.errors} errors, {plan.warnings} warnings)",
+        )
+        for plan in report.plans
+        if plan.state not in QUIET_STATES
+    ]
+    if report.message is not None:
+        annotations.append(
+            Annotation("error", f"frame-spine audit: {report.status}", report.message)
+        )
+    exit_code = step_exit_code(
+        settings.fail_on,
+        failed=report.exit_code != 0,
+        not_ok=any(plan.warnings for plan in report.plans),
+    )
+    places = [] if plans_omitted else ["the `result` output"]
+    if report_path:
+        places.append(f"the report {escape_cell(report_path)}")
+    if report_path:
+        rest = f"the report {escape_cell(report_path)} has all"
+    elif not plans_omitted:
+        rest = "the `result` output has all"
+    else:
+        rest = "`frame-spine audit --format json` prints all"
+    return StepReport(
+        outputs=outputs,
+        summary=audit_summary(report, rest=rest),
+        log_line=(
+            f"frame-spine audit: status {report.status}, {len(report.plans)} plans, "
+            f"{report.requests} requests"
+        ),
+        exit_code=exit_code,
+        job_summary=settings.job_summary,
+        annotations=annotations,
+        full_list=step.full_list("plan", places, "frame-spine audit --format json"),
+    )

@@ -1,0 +1,205 @@
+"""``frame-spine lookup`` and ``frame-spine digest`` (SPEC 9).
+
+An edge. Loading this module costs argparse only; a run imports what it needs: the pure
+lookup for local bodies, PyGithub only for ``--repo``.
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from ... import console
+from ...console import Command
+
+if TYPE_CHECKING:
+    from .models import LookupResult
+
+
+def _add_lookup_arguments(parser: argparse.ArgumentParser) -> None:
+    source = parser.add_argument_group("comment bodies (choose one source)")
+    source.add_argument(
+        "--plan-body", metavar="PATH", help="plan comment body file, or - for stdin"
+    )
+    source.add_argument("--slices-body", metavar="PATH", help="sibling comment body file")
+    source.add_argument(
+        "--comment-body-path",
+        metavar="PATH",
+        help="one pre-concatenated body (plan + sibling) file",
+    )
+    source.add_argument(
+        "--comment-body-stdin",
+        action="store_true",
+        help="read one pre-concatenated body from stdin",
+    )
+    console.add_online_flags(source, auto=True)
+    dispatch = parser.add_argument_group("dispatch inputs")
+    dispatch.add_argument("--issue-number", metavar="N", help="the plan's issue number")
+    dispatch.add_argument(
+        "--generated-at",
+        metavar="TS",
+        required=True,
+        help="the spine's generated_at at dispatch time, or current",
+    )
+    dispatch.add_argument("--step-id", metavar="ID", required=True, help="the step, e.g. s4")
+    dispatch.add_argument("--spine-digest", metavar="D", help="the spine digest at dispatch time")
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _print(result: LookupResult, output_format: str) -> int:
+    """Print a result in SPEC 5's JSON or text format; return its exit code."""
+    from .render import result_json, result_text
+
+    if output_format == "json":
+        console.emit(result_json(result) + "\n", untrusted=False)
+    else:
+        untrusted = result.slice is not None or result.message is not None
+        console.emit(result_text(result), untrusted=untrusted)
+    return result.exit_code
+
+
+def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Exactly one source of bodies, and online flags only with ``--repo`` (usage errors)."""
+    sources = [
+        flag
+        for flag, given in (
+            ("--plan-body", args.plan_body is not None),
+            ("--comment-body-path", args.comment_body_path is not None),
+            ("--comment-body-stdin", args.comment_body_stdin),
+            ("--repo", args.repo is not None),
+        )
+        if given
+    ]
+    if not sources:
+        parser.error(
+            "lookup needs one of --plan-body, --comment-body-path, --comment-body-stdin or --repo"
+        )
+    if len(sources) > 1:
+        parser.error(f"{' and '.join(sources)} cannot be combined: choose one source")
+    online_only = [
+        flag
+        for flag, value in (
+            ("--plan-comment-id", args.plan_comment_id),
+            ("--slices-comment-id", args.slices_comment_id),
+            ("--api-url", args.api_url),
+        )
+        if value is not None
+    ]
+    if args.repo is None and online_only:
+        parser.error(f"{', '.join(online_only)} needs --repo")
+    if args.slices_body is not None and args.plan_body is None:
+        parser.error("--slices-body needs --plan-body")
+
+
+def _lookup_local(args: argparse.Namespace) -> LookupResult:
+    from ...core.status import Failure
+    from .models import LookupResult, parse_request
+    from .rules import lookup
+
+    request = parse_request(
+        step_id=args.step_id,
+        generated_at=args.generated_at,
+        spine_digest=args.spine_digest,
+        issue_number=args.issue_number,
+        has_sibling=args.slices_body is not None,
+    )
+    if isinstance(request, Failure):
+        return LookupResult.of_failure(request)
+    if args.comment_body_path is not None or args.comment_body_stdin:
+        path = "-" if args.comment_body_stdin else args.comment_body_path
+        flag = "--comment-body-stdin" if args.comment_body_stdin else "--comment-body-path"
+        body = console.read_body(path, flag)
+        if isinstance(body, Failure):
+            return LookupResult.of_failure(body)
+        return lookup(request, body, single_body=True)
+    bodies = console.read_plan_and_sibling(args.plan_body, args.slices_body)
+    if isinstance(bodies, Failure):
+        return LookupResult.of_failure(bodies)
+    return lookup(request, *bodies)
+
+
+def _lookup_online(args: argparse.Namespace) -> LookupResult:
+    # Imported here: the offline path must not pay for PyGithub's import.
+    from ...core.status import Failure
+    from ...github.client import CommentFetcher
+    from .models import LookupResult, parse_online_inputs
+    from .online import lookup_online
+
+    validated = parse_online_inputs(
+        repository=args.repo,
+        plan_comment_id=args.plan_comment_id,
+        slices_comment_id=args.slices_comment_id,
+        api_url=console.api_url(args),
+        step_id=args.step_id,
+        generated_at=args.generated_at,
+        spine_digest=args.spine_digest,
+        issue_number=args.issue_number,
+        timeout=args.timeout,
+        max_wait=args.max_wait,
+    )
+    if isinstance(validated, Failure):
+        return LookupResult.of_failure(validated)
+    target, request = validated
+    listener = console.request_listener(args)
+    fetcher = CommentFetcher.for_target(target, console.token(), on_request=listener)
+    return lookup_online(target, request, fetcher).result
+
+
+def run_lookup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``frame-spine lookup``: local bodies, one pre-concatenated body, or ``--repo``."""
+    _check_sources(parser, args)
+    result = _lookup_online(args) if args.repo is not None else _lookup_local(args)
+    return _print(result, args.format)
+
+
+def _add_digest_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--plan-body", metavar="PATH", required=True, help="plan comment body file, or - for stdin"
+    )
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def run_digest(args: argparse.Namespace, _parser: argparse.ArgumentParser) -> int:
+    """``frame-spine digest``: the spine digest to record at dispatch time (SPEC 7), or the
+    lookup status when the plan has no single valid spine (exit 1)."""
+    from ...core.plan import current_spine, scan_bodies
+    from ...core.status import Failure, Status
+    from ...workflow_commands import json_line
+    from .models import LookupResult
+
+    body = console.read_body(args.plan_body, "--plan-body")
+    if isinstance(body, Failure):
+        return _print(LookupResult.of_failure(body), args.format)
+    current = current_spine(scan_bodies(body))
+    if isinstance(current, Failure):
+        return _print(LookupResult.of_failure(current), args.format)
+    if args.format == "json":
+        payload = {
+            "status": Status.OK.value,
+            "spine_digest": current.digest,
+            "generated_at": current.spine.generated_at,
+        }
+        console.emit(json_line(payload) + "\n", untrusted=False)
+    else:
+        console.emit(current.digest + "\n", untrusted=False)
+    return 0
+
+
+COMMANDS = (
+    Command(
+        name="lookup",
+        help="find one step's slice and report a status",
+        description="Find one step's slice. Exit 0 for ok and stale-spine (branch on status!), "
+        "1 for any other status, 2 for a usage error.",
+        add_arguments=_add_lookup_arguments,
+        run=run_lookup,
+    ),
+    Command(
+        name="digest",
+        help="print the spine digest of a plan comment",
+        description="Print the SPEC 7 digest of the plan's spine (exit 1 with the lookup "
+        "status when the plan has no single valid spine).",
+        add_arguments=_add_digest_arguments,
+        run=run_digest,
+    ),
+)

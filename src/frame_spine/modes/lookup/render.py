@@ -1,0 +1,179 @@
+"""Rendering a lookup (SPEC 5 "Result object" and "Text format"; SPEC 8 job summary).
+
+Pure: a :class:`~frame_spine.modes.lookup.models.LookupResult` in, a string out: one compact
+JSON line with SPEC 5's key order, the text format, or the job summary's Markdown.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from ...core.status import Status
+from ...markdown import SUMMARY_LIMIT, CommentLink, clip_utf8, code_fence, escape_cell, link
+from ...step.emitted import utf8_size
+from ...workflow_commands import json_line
+from .models import LookupResult
+
+# Fixed keys after ``status``, per status (SPEC 5). Keys that are unset are skipped, which
+# gives the two stale-spine layouts: check 4 sets dispatched_generated_at, check 6 sets
+# sibling_generated_at.
+_FIXED_KEYS: dict[Status, tuple[str, ...]] = {
+    Status.OK: ("step_id", "generated_at", "slice"),
+    Status.STALE_SPINE: (
+        "dispatched_generated_at",
+        "current_generated_at",
+        "sibling_generated_at",
+    ),
+    Status.SIBLING_UNSTAMPED: ("slice_comment_id", "current_generated_at"),
+    Status.MISSING_SLICE: ("step_id",),
+    Status.DUPLICATE_SLICE_ID: ("step_id", "count"),
+}
+# Keys that follow the fixed ones, in this order, whenever they are set: SPEC 5 puts
+# ``spine_digest`` right after the fixed keys of ok and stale-spine, and ``message`` right
+# after the fixed keys of every other status.
+_DIGEST_FIRST = (
+    "spine_digest",
+    "generated_at_elided",
+    "message",
+    "current_generated_at",
+    "sibling_generated_at",
+)
+_MESSAGE_FIRST = (
+    "message",
+    "spine_digest",
+    "generated_at_elided",
+    "current_generated_at",
+    "sibling_generated_at",
+)
+
+
+def result_dict(result: LookupResult) -> dict[str, Any]:
+    """Return the result's JSON object with SPEC 5's key order (unset keys omitted).
+
+    Returns:
+        An insertion-ordered ``dict``: ``status``, the status's fixed keys, then
+        ``spine_digest``, ``generated_at_elided``, ``message`` and the remaining known
+        timestamps.
+    """
+    ordered: dict[str, Any] = {"status": result.status.value}
+    trailing = _DIGEST_FIRST if result.status in (Status.OK, Status.STALE_SPINE) else _MESSAGE_FIRST
+    for key in (*_FIXED_KEYS.get(result.status, ()), *trailing):
+        if key in ordered:
+            continue
+        value = getattr(result, key)
+        if value is not None:
+            ordered[key] = value
+    return ordered
+
+
+def result_json(result: LookupResult) -> str:
+    """Render a result as one compact JSON line (SPEC 5), without a trailing newline."""
+    return json_line(result_dict(result))
+
+
+def result_text(result: LookupResult) -> str:
+    """Render a result in the text format of SPEC 5, ending with a newline.
+
+    ``ok``: ``status: ok``, ``step_id: sN``, ``slice: |`` and each slice line indented by two
+    spaces. Any other status: one ``key: value`` line per fixed key,
+    then ``message: ...``. Additive keys (``spine_digest``, ...) are not printed.
+    """
+    lines = [f"status: {result.status.value}"]
+    if result.status is Status.OK:
+        lines.append(f"step_id: {result.step_id}")
+        lines.append("slice: |")
+        lines.extend(f"  {line}" for line in (result.slice or "").split("\n"))
+    else:
+        for key in _FIXED_KEYS.get(result.status, ()):
+            value = getattr(result, key)
+            if value is not None:
+                lines.append(f"{key}: {value}")
+        if result.message is not None:
+            lines.append(f"message: {result.message}")
+    return "\n".join(lines) + "\n"
+
+
+def _icon(status: Status) -> str:
+    if status is Status.OK:
+        return "✅"
+    if status is Status.STALE_SPINE:
+        return "⚠️"
+    return "❌"
+
+
+def lookup_summary(
+    result: LookupResult,
+    *,
+    repository: str | None,
+    plan: CommentLink | None,
+    sibling: CommentLink | None,
+    dispatched_generated_at: str | None,
+    step_id: str | None = None,
+    whole_slice: str = "in the `slice` output (and in `slice-file` when set)",
+    limit: int = SUMMARY_LIMIT,
+) -> str:
+    """Render the job summary of one lookup (SPEC 8).
+
+    Args:
+        result: the lookup result.
+        repository: ``OWNER/NAME`` (validated), or ``None`` when the input was invalid.
+        plan, sibling: the comments fetched, for links (``None`` when not fetched).
+        dispatched_generated_at: the dispatched ``generated-at`` input (validated), if any.
+        step_id: the dispatched step (validated), shown when the result does not name it.
+        whole_slice: where the whole slice is, for the truncation note (e.g. ``"in the
+            `slice` output"``).
+        limit: the most UTF-8 bytes the summary may take.
+
+    Returns:
+        Markdown ending with a newline, at most ``limit`` bytes. When the slice does not fit
+        it is cut and a visible note says how much is shown.
+    """
+    status = result.status
+    shown_step = result.step_id or step_id
+    rows = [
+        ("Status", f"{_icon(status)} `{status.value}` (exit code {status.exit_code})"),
+        ("Repository", escape_cell(repository) if repository else "—"),
+        ("Plan comment", link(plan)),
+        ("Sibling comment", link(sibling)),
+        ("Step", escape_cell(shown_step) if shown_step else "—"),
+    ]
+    timestamps = (
+        ("Dispatched generated_at", result.dispatched_generated_at or dispatched_generated_at),
+        ("Spine generated_at", result.current_generated_at),
+        ("Sibling stamp", result.sibling_generated_at),
+        ("Spine digest", result.spine_digest),
+    )
+    rows.extend((label, escape_cell(value)) for label, value in timestamps if value)
+    if result.generated_at_elided:
+        rows.append(("Freshness", "generated_at differs, spine digest matches (elided)"))
+    if result.count is not None:
+        rows.append(("Slice blocks for the step", str(result.count)))
+    if result.message:
+        rows.append(("Message", escape_cell(result.message)))
+    table = "\n".join(f"| {label} | {value} |" for label, value in rows)
+    head = f"### frame-spine lookup: `{status.value}`\n\n| | |\n|---|---|\n{table}\n"
+    if result.slice is None:
+        return clip_utf8(head, limit)
+
+    text = result.slice
+    fence = code_fence(text)
+    total = utf8_size(text)
+    lines = text.count("\n") + 1
+    opening = (
+        f"\n<details><summary>Slice {escape_cell(result.step_id or '')} "
+        f"({lines} lines, {total} bytes)</summary>\n\n{fence}text\n"
+    )
+    closing = f"\n{fence}\n\n</details>\n"
+    room = limit - utf8_size(head + opening + closing)
+    if total <= room:
+        return head + opening + text + closing
+
+    def note(shown: int) -> str:
+        return (
+            "\n> [!WARNING]\n> The slice is truncated in this summary: "
+            f"{shown} of {total} bytes are shown. The whole slice is {whole_slice}.\n"
+        )
+
+    room -= utf8_size(note(total)) + 40
+    shown = clip_utf8(text, room)
+    return head + opening + shown + closing + note(utf8_size(shown))

@@ -1,0 +1,174 @@
+"""Lookup in the action (SPEC 8): the step's outputs, job summary and annotation.
+
+An edge: inputs through :class:`~frame_spine.step.context.StepContext` -> fetch and look up
+(:mod:`.online`) -> ``slice-file`` -> a :class:`~frame_spine.step.report.StepReport`.
+"""
+
+from __future__ import annotations
+
+from ...core.status import Failure, Status
+from ...inputs import StepSettings
+from ...markdown import escape_cell
+from ...step.context import StepContext, link_of
+from ...step.emitted import utf8_size
+from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, blank_outputs, step_exit_code
+from ...step.workspace import WriteRefused
+from ...workflow_commands import json_line
+from .models import LookupResult, parse_online_inputs
+from .online import OnlineLookup, lookup_online
+from .render import lookup_summary, result_dict
+
+
+def report(step: StepContext) -> StepReport:
+    """Look up one step for the action (SPEC 5, 6, 8): inputs -> fetch -> lookup -> the
+    report (outputs, summary, annotation), writing ``slice-file`` when set. Never raises."""
+    inputs, settings = step.inputs, step.settings
+    validated = parse_online_inputs(
+        repository=step.repository(),
+        plan_comment_id=inputs["plan-comment-id"],
+        slices_comment_id=inputs["slices-comment-id"],
+        api_url=step.api_url(),
+        step_id=inputs["step-id"],
+        generated_at=inputs["generated-at"],
+        spine_digest=inputs["spine-digest"],
+        issue_number=inputs["issue-number"],
+        **step.seconds(),
+    )
+    if isinstance(validated, Failure):
+        return lookup_report(OnlineLookup(LookupResult.of_failure(validated)), settings)
+    target, request = validated
+    outcome = lookup_online(target, request, step.fetcher(target))
+    result = outcome.result
+    slice_path: str | None = None
+    failure: str | None = None
+    if result.slice is not None:
+        if settings.slice_file is not None:
+            written = step.write(settings.slice_file, result.slice, "slice-file")
+            if isinstance(written, WriteRefused):
+                failure = written.message
+            else:
+                slice_path = written
+        elif utf8_size(result.slice) > OUTPUT_LIMIT:
+            failure = (
+                f"the slice of step {request.step_id} is {utf8_size(result.slice):,} bytes, over "
+                f"the {OUTPUT_LIMIT:,}-byte limit of a step output: set slice-file to receive "
+                "it as a file"
+            )
+    if failure is not None:  # the other outputs (slice, timestamps, digest) stay set
+        failed = result.model_copy(update={"status": Status.ERROR, "message": failure})
+        outcome = OnlineLookup(failed, outcome.plan, outcome.sibling)
+    dispatched = (
+        result.current_generated_at if request.generated_at == "current" else request.generated_at
+    )
+    return lookup_report(
+        outcome,
+        settings,
+        repository=target.repository,
+        plan_comment_id=target.plan_comment_id,
+        step_id=request.step_id,
+        dispatched_generated_at=dispatched,
+        slice_path=slice_path,
+    )
+
+
+def lookup_report(
+    outcome: OnlineLookup,
+    settings: StepSettings | None,
+    *,
+    repository: str | None = None,
+    plan_comment_id: int | None = None,
+    step_id: str | None = None,
+    dispatched_generated_at: str | None = None,
+    slice_path: str | None = None,
+) -> StepReport:
+    """Turn a lookup's outcome into outputs, summary, log line, annotation and exit code.
+
+    A slice over :data:`OUTPUT_LIMIT` bytes is left out of the ``slice`` output (empty) and
+    of ``result`` (``"slice_omitted": true``, also when only the JSON-escaped ``result`` is
+    too large); it is then whole only in ``slice-file`` (``slice_path``), which a notice
+    annotation names. Without ``slice-file`` such a slice is an ``error`` decided by the
+    caller, so no ``ok`` ever comes without its slice.
+    """
+    result = outcome.result
+    slice_text = result.slice or ""
+    slice_fits = utf8_size(slice_text) <= OUTPUT_LIMIT
+    shown = result_dict(result)
+    result_text = json_line(shown)
+    if "slice" in shown and (not slice_fits or utf8_size(result_text) > OUTPUT_LIMIT):
+        del shown["slice"]
+        shown["slice_omitted"] = True
+        result_text = json_line(shown)
+    outputs = blank_outputs()
+    outputs.update(
+        {
+            "status": result.status.value,
+            "exit-code": str(result.exit_code),
+            "message": result.message or "",
+            "slice": slice_text if slice_fits else "",
+            "slice-path": slice_path or "",
+            "step-id": result.step_id or step_id or "",
+            "generated-at": result.generated_at
+            or result.dispatched_generated_at
+            or dispatched_generated_at
+            or "",
+            "current-generated-at": result.current_generated_at or "",
+            "sibling-generated-at": result.sibling_generated_at or "",
+            "spine-digest": result.spine_digest or "",
+            "result": result_text,
+        }
+    )
+    annotations = []
+    if result.status is not Status.OK:
+        command = "warning" if result.status is Status.STALE_SPINE else "error"
+        annotations.append(
+            Annotation(
+                command,
+                f"frame-spine lookup: {result.status.value}",
+                result.message or result.status.value,
+            )
+        )
+    if not slice_fits and slice_path is not None:
+        annotations.append(
+            Annotation(
+                "notice",
+                "frame-spine lookup: slice in slice-file only",
+                f"the slice is {utf8_size(slice_text):,} bytes, over the {OUTPUT_LIMIT:,}-byte "
+                f"limit of a step output: the slice output is empty; the whole slice is in "
+                f"{slice_path}",
+            )
+        )
+    in_file = f"in {escape_cell(slice_path)}" if slice_path else None
+    if slice_fits:
+        slice_note = "in the `slice` output" + (f" and {in_file}" if in_file else "")
+    else:
+        slice_note = f"{in_file} only" if in_file else "in no output"
+    fail_on = settings.fail_on if settings is not None else "error"
+    exit_code = step_exit_code(
+        fail_on, failed=result.exit_code != 0, not_ok=result.status is not Status.OK
+    )
+    return StepReport(
+        outputs=outputs,
+        summary=lookup_summary(
+            result,
+            repository=repository,
+            plan=link_of(outcome.plan),
+            sibling=link_of(outcome.sibling),
+            dispatched_generated_at=dispatched_generated_at,
+            step_id=step_id,
+            whole_slice=slice_note,
+        ),
+        log_line=(
+            f"frame-spine lookup: status {result.status.value} (exit code {result.exit_code}) "
+            f"for step {step_id or '-'} of plan comment {plan_comment_id or '-'}"
+        ),
+        exit_code=exit_code,
+        job_summary=settings.job_summary if settings is not None else True,
+        annotations=annotations,
+    )
+
+
+def failure_report(failure: Failure) -> StepReport:
+    """The report of a run that stopped before any mode ran (a malformed ``mode``,
+    ``fail-on``, ``job-summary`` or file input; a defect): lookup's outputs with ``failure``'s
+    status and message, under the default ``fail-on``."""
+    return lookup_report(OnlineLookup(LookupResult.of_failure(failure)), None)

@@ -1,0 +1,229 @@
+"""The lookup decision (SPEC 5 checks 1-9, with the identity checks of SPEC 6 steps 3-4).
+
+Pure: validated dispatch inputs and scanned comments in, a
+:class:`~frame_spine.modes.lookup.models.LookupResult` out; the first check that hits wins.
+Nothing here reads files, talks to the network or writes output.
+"""
+
+from __future__ import annotations
+
+from ...core.blocks import SLICE
+from ...core.identity import marker_problem, plan_identity_problem, sibling_identity_problem
+from ...core.plan import CurrentSpine, ScannedComments, current_spine, scan_bodies, shorten
+from ...core.slices import slice_step_id
+from ...core.spine import Spine
+from ...core.stamps import StampKind, read_stamp
+from ...core.status import Failure, Status
+from ...core.timestamps import parse_instant
+from ...inputs import CURRENT
+from .models import LookupRequest, LookupResult
+
+_STEP_LIST_LIMIT = 20
+
+
+def _identity(request: LookupRequest, comments: ScannedComments) -> LookupResult | None:
+    """SPEC 6 steps 3-4 on the bodies: the sibling's and the plan's marker lines."""
+    number = request.issue_number
+    plan_label = comments.label("plan")
+    if comments.sibling is not None:
+        if number is None:
+            return LookupResult(
+                status=Status.ERROR,
+                message="a sibling comment was supplied without an issue number",
+            )
+        problem = sibling_identity_problem(comments.sibling, number)
+        if problem is not None:
+            if plan_identity_problem(comments.plan, number) is not None:
+                problem += (
+                    f"; the plan comment does not belong to issue #{number} either: check the "
+                    "issue number"
+                )
+            return LookupResult(status=Status.SIBLING_IDENTITY_MISMATCH, message=problem)
+    elif comments.single_body and number is not None:
+        problem = marker_problem(comments.plan, "frame-slices", number, plan_label, required=False)
+        if problem is not None:
+            return LookupResult(status=Status.SIBLING_IDENTITY_MISMATCH, message=problem)
+    if number is not None:
+        problem = plan_identity_problem(comments.plan, number, plan_label)
+        if problem is not None:
+            return LookupResult(status=Status.PLAN_IDENTITY_MISMATCH, message=problem)
+    return None
+
+
+def _stamp_check(spine: Spine, digest: str, comments: ScannedComments) -> LookupResult | str | None:
+    """Checks 5-6 (:func:`~frame_spine.core.stamps.read_stamp`) as statuses. Returns a result
+    to report, the stamp (as written) when it passed, or ``None`` when the spine has no
+    sibling pointer."""
+    pointer = spine.slice_comment_id
+    if pointer is None:
+        return None
+
+    def unstamped(message: str) -> LookupResult:
+        return LookupResult(
+            status=Status.SIBLING_UNSTAMPED,
+            slice_comment_id=pointer,
+            current_generated_at=spine.generated_at,
+            spine_digest=digest,
+            message=message,
+        )
+
+    holder = comments.plan if comments.single_body else comments.sibling
+    if holder is None:
+        return unstamped(
+            f"no sibling comment was supplied, but the spine's slices live in sibling "
+            f"comment {pointer}: pass its id (or body) and the issue number"
+        )
+    verdict = read_stamp(spine, holder)
+    where = "the body" if comments.single_body else "the sibling comment"
+    value = verdict.stamp.value if verdict.stamp is not None else ""
+    if verdict.kind is StampKind.NONE:
+        return unstamped(f"{where} carries no <!-- frame-slices-generated-at: ... --> stamp line")
+    if verdict.kind is StampKind.MALFORMED:
+        return unstamped(f"the stamp of {where} is not a timestamp: {shorten(value)!r}")
+    if verdict.kind is StampKind.CONFLICTING:
+        return unstamped(f"{where} carries {verdict.count} stamps that name different instants")
+    if verdict.kind is StampKind.STALE:
+        return LookupResult(
+            status=Status.STALE_SPINE,
+            current_generated_at=spine.generated_at,
+            sibling_generated_at=value,
+            spine_digest=digest,
+            message=(
+                f"the sibling is stamped {value}, but the spine's generated_at is "
+                f"{spine.generated_at}: its slices were written for another spine; re-run "
+                "the planner's persist step so plan and sibling match"
+            ),
+        )
+    return value
+
+
+def _format_steps(steps: frozenset[str]) -> str:
+    ordered = sorted(steps, key=lambda step: (len(step), step))
+    shown = ", ".join(ordered[:_STEP_LIST_LIMIT])
+    if len(ordered) > _STEP_LIST_LIMIT:
+        shown += f", ... ({len(ordered)} in all)"
+    return shown
+
+
+def lookup_scanned(
+    request: LookupRequest,
+    comments: ScannedComments,
+    *,
+    plan_spine: CurrentSpine | None = None,
+) -> LookupResult:
+    """Run SPEC 6 steps 3-4 and SPEC 5 checks 1-9 on scanned comments.
+
+    Args:
+        request: validated dispatch inputs (see :func:`.models.parse_request`).
+        comments: the scanned plan and sibling (see :func:`scan_bodies`).
+        plan_spine: the plan's own spine, when the caller has already found it with
+            :func:`current_spine` on the plan alone; it is reused (not parsed again) when the
+            sibling holds no spine head.
+
+    Returns:
+        The :class:`LookupResult`; the first check that hits wins. Never raises.
+    """
+    identity = _identity(request, comments)
+    if identity is not None:
+        return identity
+
+    sibling = comments.sibling
+    reusable = sibling is None or not sibling.holds_spine_head()
+    current = plan_spine if plan_spine is not None and reusable else current_spine(comments)
+    if isinstance(current, Failure):
+        return LookupResult.of_failure(current)
+    spine = current.spine
+    digest = current.digest
+
+    elided = False
+    dispatched = request.generated_at
+    if dispatched == CURRENT:
+        dispatched = spine.generated_at
+    elif parse_instant(dispatched) != spine.instant:
+        if request.spine_digest == digest:
+            elided = True
+        else:
+            return LookupResult(
+                status=Status.STALE_SPINE,
+                dispatched_generated_at=dispatched,
+                current_generated_at=spine.generated_at,
+                spine_digest=digest,
+                message=(
+                    f"the spine's generated_at is {spine.generated_at}, not the dispatched "
+                    f"{dispatched}: the plan changed after this step was dispatched; "
+                    "re-dispatch it from the current spine"
+                ),
+            )
+
+    stamp = _stamp_check(spine, digest, comments)
+    if isinstance(stamp, LookupResult):
+        return stamp
+
+    step = request.step_id
+    if step not in spine.steps:
+        return LookupResult(
+            status=Status.MISSING_SLICE,
+            step_id=step,
+            current_generated_at=spine.generated_at,
+            sibling_generated_at=stamp,
+            spine_digest=digest,
+            message=f"step {step} is not in the spine (its steps: {_format_steps(spine.steps)})",
+        )
+    matches = [
+        candidate
+        for _comment, scanned in comments.comments()
+        for candidate in scanned.blocks
+        if candidate.name == SLICE and slice_step_id(candidate.payload) == step
+    ]
+    if not matches:
+        where = comments.searched()
+        return LookupResult(
+            status=Status.MISSING_SLICE,
+            step_id=step,
+            current_generated_at=spine.generated_at,
+            sibling_generated_at=stamp,
+            spine_digest=digest,
+            message=f"step {step} is in the spine but no frame-slice block for it is in {where}",
+        )
+    if len(matches) > 1:
+        return LookupResult(
+            status=Status.DUPLICATE_SLICE_ID,
+            step_id=step,
+            count=len(matches),
+            current_generated_at=spine.generated_at,
+            sibling_generated_at=stamp,
+            spine_digest=digest,
+            message=f"{len(matches)} frame-slice blocks carry step {step}; exactly one is allowed",
+        )
+    return LookupResult(
+        status=Status.OK,
+        step_id=step,
+        generated_at=dispatched,
+        slice=matches[0].payload,
+        spine_digest=digest,
+        generated_at_elided=True if elided else None,
+        current_generated_at=spine.generated_at,
+        sibling_generated_at=stamp,
+    )
+
+
+def lookup(
+    request: LookupRequest,
+    plan: str,
+    sibling: str | None = None,
+    *,
+    single_body: bool = False,
+) -> LookupResult:
+    """Look up one slice in comment bodies (SPEC 5, 6 steps 3-5).
+
+    Args:
+        request: validated dispatch inputs.
+        plan: the plan comment body (raw: BOM and CRLF/CR are normalised here), or one
+            pre-concatenated body when ``single_body``.
+        sibling: the sibling comment body, or ``None``.
+        single_body: see :class:`ScannedComments`.
+
+    Returns:
+        The :class:`LookupResult`. Never raises.
+    """
+    return lookup_scanned(request, scan_bodies(plan, sibling, single_body=single_body))

@@ -1,0 +1,121 @@
+"""``frame-spine validate`` (SPEC 9, 10).
+
+An edge. Loading this module costs argparse only; a run imports validate's rules (and
+PyGithub only for ``--repo``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from ... import console
+from ...console import Command
+
+if TYPE_CHECKING:
+    from .models import ValidationResult
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    checked = parser.add_argument_group("comments (local bodies, or --repo)")
+    checked.add_argument("--plan-body", metavar="PATH", help="plan comment body file, or -")
+    checked.add_argument("--slices-body", metavar="PATH", help="sibling comment body file")
+    console.add_online_flags(checked, auto=False)
+    checked.add_argument(
+        "--issue-number",
+        metavar="N",
+        help="the plan's issue (default: the plan's own plan-issue-N marker); with --repo "
+        "alone, the issue whose newest plan comment is validated",
+    )
+    parser.add_argument("--format", choices=("text", "json"), default="text")
+
+
+def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Exactly one of ``--plan-body`` and ``--repo``, and the flags of that form only."""
+    if (args.plan_body is None) == (args.repo is None):
+        parser.error("validate needs exactly one of --plan-body or --repo")
+    if args.plan_body is not None:
+        online = [
+            flag
+            for flag, value in (
+                ("--plan-comment-id", args.plan_comment_id),
+                ("--slices-comment-id", args.slices_comment_id),
+                ("--api-url", args.api_url),
+            )
+            if value is not None
+        ]
+        if online:
+            parser.error(f"{', '.join(online)} needs --repo")
+        return
+    if args.slices_body is not None:
+        parser.error("--slices-body needs --plan-body")
+    if args.plan_comment_id is None and args.issue_number is None:
+        parser.error("validate --repo needs --plan-comment-id or --issue-number")
+
+
+def _validate_local(args: argparse.Namespace) -> ValidationResult:
+    from ...core.plan import scan_bodies
+    from ...core.status import Failure, error
+    from ...inputs import parse_positive_id
+    from .models import ValidationResult
+    from .rules import validate_scanned
+
+    try:
+        issue_number = parse_positive_id(args.issue_number, "issue-number")
+    except ValueError as exc:
+        return ValidationResult.of_failure(error(str(exc)))
+    bodies = console.read_plan_and_sibling(args.plan_body, args.slices_body)
+    if isinstance(bodies, Failure):
+        return ValidationResult.of_failure(bodies)
+    comments = scan_bodies(*bodies)
+    if issue_number is None:
+        own = comments.plan.marker_values("plan-issue")
+        issue_number = int(own[0]) if own and len(own[0]) <= 20 else None
+    return validate_scanned(comments, issue_number=issue_number)
+
+
+def _validate_online(args: argparse.Namespace) -> ValidationResult:
+    from ...core.status import Failure
+    from ...github.client import CommentFetcher
+    from .models import ValidationResult, parse_target
+    from .online import validate_online
+
+    target = parse_target(
+        repository=args.repo,
+        api_url=console.api_url(args),
+        plan_comment_id=args.plan_comment_id,
+        slices_comment_id=args.slices_comment_id,
+        issue_number=args.issue_number,
+        timeout=args.timeout,
+        max_wait=args.max_wait,
+    )
+    if isinstance(target, Failure):
+        return ValidationResult.of_failure(target)
+    listener = console.request_listener(args)
+    fetcher = CommentFetcher.for_target(target, console.token(), on_request=listener)
+    return validate_online(target, fetcher).result
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``frame-spine validate``: local bodies or ``--repo``; exit 0 when valid, else 1."""
+    from .render import validation_json, validation_text
+
+    _check_sources(parser, args)
+    result = _validate_local(args) if args.plan_body is not None else _validate_online(args)
+    if args.format == "json":
+        console.emit(validation_json(result) + "\n", untrusted=False)
+    else:
+        console.emit(validation_text(result), untrusted=True)
+    return result.exit_code
+
+
+COMMANDS = (
+    Command(
+        name="validate",
+        help="report every finding about a plan and its sibling (pre-dispatch validation)",
+        description="Validate a plan comment and its sibling (SPEC 10). Exit 0 when valid, "
+        "1 when invalid or when fetching fails, 2 for a usage error.",
+        add_arguments=_add_arguments,
+        run=run,
+    ),
+)

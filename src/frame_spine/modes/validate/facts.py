@@ -1,0 +1,94 @@
+"""What validate's rules read, computed once per validation (SPEC 10).
+
+Pure: scanned comments in, :class:`PlanFacts` out: the spine and slice blocks, the
+frontmatter's variant lines, and the one spine, parsed.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...core.blocks import SLICE, SPINE, Block
+from ...core.frontmatter import SPINELESS_VARIANTS, plan_variants, spine_omitted
+from ...core.plan import ScannedComments
+from ...core.slices import slice_step_id
+from ...core.spine import Spine, SpineProblem, parse_spine
+
+
+@dataclass(frozen=True, slots=True)
+class PlanFacts:
+    """What the rules read, computed once per validation.
+
+    Attributes:
+        comments: the scanned plan and sibling.
+        issue_number: the plan's issue ``N`` for the identity checks, or ``None``.
+        sibling_id: the id of the sibling supplied, when known.
+        spines: every complete spine block, ``(comment, block)``, in comment order.
+        slices: every slice block with a step id, ``(comment, block, step)``.
+        by_step: those slice blocks by step id, in comment order.
+        variants: the frontmatter's ``plan-variant:`` lines, ``(line, value)``.
+        omitted_line: the line of ``spine-omitted: plan-too-small``, or ``None``.
+        problems: the grammar problems of the one spine block (when there is exactly one).
+        spine: the one spine, parsed, when there is exactly one and it is valid.
+    """
+
+    comments: ScannedComments
+    issue_number: int | None
+    sibling_id: int | None
+    spines: tuple[tuple[str, Block], ...]
+    slices: tuple[tuple[str, Block, str], ...]
+    by_step: dict[str, list[tuple[str, Block]]]
+    variants: tuple[tuple[int, str], ...]
+    omitted_line: int | None
+    problems: tuple[SpineProblem, ...]
+    spine: Spine | None
+
+    @property
+    def spine_comment(self) -> str:
+        """The comment holding the one spine (``"plan"`` or ``"sibling"``)."""
+        return self.spines[0][0] if self.spines else "plan"
+
+    @property
+    def spineless_by_design(self) -> bool:
+        """A ``brief``/``goal-contract`` variant, or ``spine-omitted: plan-too-small``."""
+        spineless = any(value in SPINELESS_VARIANTS for _line, value in self.variants)
+        return spineless or self.omitted_line is not None
+
+
+def plan_facts(
+    comments: ScannedComments, *, issue_number: int | None, sibling_id: int | None = None
+) -> PlanFacts:
+    """Read once what the rules need: spine and slice blocks, frontmatter, the one spine."""
+    spines = tuple(
+        (comment, block)
+        for comment, scan in comments.comments()
+        for block in scan.blocks
+        if block.name == SPINE
+    )
+    slices = tuple(
+        (comment, block, step)
+        for comment, scan in comments.comments()
+        for block in scan.blocks
+        if block.name == SLICE and (step := slice_step_id(block.payload)) is not None
+    )
+    by_step: dict[str, list[tuple[str, Block]]] = {}
+    for comment, block, step in slices:
+        by_step.setdefault(step, []).append((comment, block))
+    problems: tuple[SpineProblem, ...] = ()
+    spine = None
+    if len(spines) == 1:
+        parsed = parse_spine(spines[0][1].payload, spines[0][1].payload_line)
+        problems, spine = parsed.problems, parsed.spine
+    text = comments.plan.text
+    return PlanFacts(
+        comments=comments,
+        issue_number=issue_number,
+        sibling_id=sibling_id,
+        spines=spines,
+        slices=slices,
+        by_step=by_step,
+        variants=tuple(plan_variants(text)),
+        omitted_line=spine_omitted(text),
+        problems=problems,
+        spine=spine,
+    )

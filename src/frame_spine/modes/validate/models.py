@@ -1,0 +1,215 @@
+"""Validate mode's vocabulary (SPEC 10): finding codes, severities, findings, the result, and
+the inputs of an online validation.
+
+Pure. Every finding code is a member of :class:`Code` and has one severity
+(:attr:`Code.severity`); a finding is built with :func:`error`, :func:`warning` or
+:func:`notice`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from enum import StrEnum
+from typing import Any
+
+from pydantic import BaseModel, ConfigDict
+
+from ...core.status import Failure, Status
+from ...core.status import error as error_failure
+from ...inputs import ApiTarget, OptionalId, parse_inputs
+
+_COMMENT_ORDER = {"plan": 0, "sibling": 1, None: 2}
+
+
+class Severity(StrEnum):
+    """How much a finding matters: errors fail validation; warnings and notices do not."""
+
+    ERROR = "error"
+    WARNING = "warning"
+    NOTICE = "notice"
+
+
+class Code(StrEnum):
+    """Every finding code (SPEC 10; the README's table lists them by severity)."""
+
+    MISSING_SPINE = "missing-spine"
+    VARIANT_WITH_SPINE = "variant-with-spine"
+    AMBIGUOUS_VARIANT = "ambiguous-variant"
+    MULTIPLE_SPINES = "multiple-spines"
+    INVALID_SPINE = "invalid-spine"
+    UNTERMINATED_BLOCK = "unterminated-block"
+    SLICE_WITHOUT_ID = "slice-without-id"
+    SIBLING_MISSING = "sibling-missing"
+    SIBLING_IDENTITY_MISMATCH = "sibling-identity-mismatch"
+    PLAN_IDENTITY_MISMATCH = "plan-identity-mismatch"
+    SIBLING_UNSTAMPED = "sibling-unstamped"
+    STALE_SIBLING = "stale-sibling"
+    UNRESOLVED_STEP = "unresolved-step"
+    DUPLICATE_SLICE_ID = "duplicate-slice-id"
+    PORT_NOT_PROVIDED = "port-not-provided"
+    SLICE_WITHOUT_PROVIDES = "slice-without-provides"
+    UNKNOWN_DEPENDENCY = "unknown-dependency"
+    DEPENDENCY_CYCLE = "dependency-cycle"
+    INVALID_COVERAGE = "invalid-coverage"
+    NON_CANONICAL_ORDER = "non-canonical-order"
+    TRAILING_WHITESPACE = "trailing-whitespace"
+    ORPHAN_SLICE = "orphan-slice"
+    UNROUTED_STEP = "unrouted-step"
+    EXPLORATORY_SLICE = "exploratory-slice"
+    TERMINAL_MISMATCH = "terminal-mismatch"
+    OLDER_PLAN_COMMENTS = "older-plan-comments"
+    NO_SPINE_BY_DESIGN = "no-spine-by-design"
+
+    @property
+    def severity(self) -> Severity:
+        """The code's one severity."""
+        return _SEVERITY.get(self, Severity.ERROR)
+
+
+_SEVERITY = {
+    Code.NON_CANONICAL_ORDER: Severity.WARNING,
+    Code.TRAILING_WHITESPACE: Severity.WARNING,
+    Code.ORPHAN_SLICE: Severity.WARNING,
+    Code.UNROUTED_STEP: Severity.WARNING,
+    Code.EXPLORATORY_SLICE: Severity.WARNING,
+    Code.TERMINAL_MISMATCH: Severity.WARNING,
+    Code.OLDER_PLAN_COMMENTS: Severity.WARNING,
+    Code.NO_SPINE_BY_DESIGN: Severity.NOTICE,
+}
+
+
+class Verdict(StrEnum):
+    """A validation's own outcome (a fetch failure reports its SPEC 6 status instead)."""
+
+    VALID = "valid"  #: no error finding
+    INVALID = "invalid"  #: at least one
+
+
+class Finding(BaseModel):
+    """One finding (SPEC 10).
+
+    Attributes:
+        severity: error, warning or notice (the code's own).
+        code: a stable :class:`Code`.
+        message: what is wrong and where, in words.
+        comment: ``"plan"`` or ``"sibling"``, or ``None`` when it concerns neither.
+        line: 1-based line in that LF-normalised comment, or ``None``.
+        step: the step id it concerns, or ``None``. port: the port, or ``None``.
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    severity: Severity
+    code: Code
+    message: str
+    comment: str | None = None
+    line: int | None = None
+    step: str | None = None
+    port: str | None = None
+
+
+class ValidationResult(BaseModel):
+    """The result of validate mode (SPEC 10).
+
+    Attributes:
+        status: ``valid`` (no error finding), ``invalid``, or the SPEC 6 status of a fetch
+            failure (``comment-not-found``, ``gh-auth-expired``, ...).
+        errors, warnings: how many findings have that severity.
+        findings: every finding, in comment order (plan first, then by line).
+        message: why, for a fetch failure (``None`` otherwise).
+    """
+
+    model_config = ConfigDict(frozen=True)
+
+    status: Verdict | Status
+    errors: int = 0
+    warnings: int = 0
+    findings: tuple[Finding, ...] = ()
+    message: str | None = None
+
+    @property
+    def exit_code(self) -> int:
+        """0 when valid, 1 otherwise (SPEC 9)."""
+        return 0 if self.status == Verdict.VALID else 1
+
+    @classmethod
+    def of_failure(cls, failure: Failure) -> ValidationResult:
+        """A validation that could not run (a refused input, a failed fetch): the failure's
+        status and message, no findings."""
+        return cls(status=failure.status, message=failure.message)
+
+
+def _finding(severity: Severity, code: Code, message: str, **where: Any) -> Finding:
+    return Finding(severity=severity, code=code, message=message, **where)
+
+
+def error(code: Code, message: str, **where: Any) -> Finding:
+    """Build an error finding (``where``: comment, line, step, port)."""
+    return _finding(Severity.ERROR, code, message, **where)
+
+
+def warning(code: Code, message: str, **where: Any) -> Finding:
+    """Build a warning finding (``where``: comment, line, step, port)."""
+    return _finding(Severity.WARNING, code, message, **where)
+
+
+def notice(code: Code, message: str, **where: Any) -> Finding:
+    """Build a notice finding (``where``: comment, line, step, port)."""
+    return _finding(Severity.NOTICE, code, message, **where)
+
+
+def result_of(findings: Iterable[Finding]) -> ValidationResult:
+    """Sort findings into comment order (plan, sibling, then neither; by line; stable) and
+    count them into a :class:`ValidationResult`."""
+    ordered = sorted(
+        enumerate(findings),
+        key=lambda item: (_COMMENT_ORDER.get(item[1].comment, 2), item[1].line or 0, item[0]),
+    )
+    kept = tuple(finding for _index, finding in ordered)
+    errors = sum(finding.severity is Severity.ERROR for finding in kept)
+    warnings = sum(finding.severity is Severity.WARNING for finding in kept)
+    return ValidationResult(
+        status=Verdict.INVALID if errors else Verdict.VALID,
+        errors=errors,
+        warnings=warnings,
+        findings=kept,
+    )
+
+
+class ValidateTarget(ApiTarget):
+    """Validated inputs of an online validation (SPEC 9 ``frame-spine validate --repo``).
+
+    Either ``plan_comment_id`` (with an optional ``slices_comment_id``) or ``issue_number``
+    alone (discovery) must be given; ``issue_number`` may accompany a plan id.
+    """
+
+    plan_comment_id: OptionalId = None
+    slices_comment_id: OptionalId = None
+    issue_number: OptionalId = None
+
+
+def parse_target(**raw: Any) -> ValidateTarget | Failure:
+    """Check the inputs of an online validation (SPEC 9, 10); no request is made.
+
+    Args:
+        raw: ``repository``, ``api_url``, ``plan_comment_id``, ``slices_comment_id``,
+            ``issue_number``, ``timeout``, ``max_wait`` as raw values.
+
+    Returns:
+        The :class:`ValidateTarget`, or an ``error`` / ``comment-id-missing`` failure naming
+        the input. Never raises.
+    """
+    target = parse_inputs(ValidateTarget, **raw)
+    if isinstance(target, Failure):
+        return target
+    if target.plan_comment_id is None and target.issue_number is None:
+        return Failure(
+            Status.COMMENT_ID_MISSING,
+            "give a plan comment id (plan-comment-id), or an issue number to find "
+            "the newest plan comment on",
+        )
+    if target.plan_comment_id is None and target.slices_comment_id is not None:
+        return error_failure(
+            "slices-comment-id needs plan-comment-id (discovery follows the spine)"
+        )
+    return target

@@ -1,0 +1,297 @@
+"""Validate's rules (SPEC 10): every finding about a plan and its sibling, at once.
+
+Pure: scanned comments (and what the fetching edge learned, as extra findings) in, a
+:class:`~.models.ValidationResult` out. What every rule reads is computed once
+(:class:`~.facts.PlanFacts`); each rule family is one function, and :func:`validate_scanned` runs
+them from two tables, the way linters register rules: :data:`PLAN_RULES` on the comments,
+then :data:`SPINE_RULES` (:mod:`.spine_rules`) when the one spine parsed. Every rule is
+linear or near-linear in the size of the plan and never recursive.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable, Sequence
+
+from ...core.blocks import SLICE, CommentScan
+from ...core.frontmatter import SPINELESS_VARIANTS
+from ...core.identity import plan_identity_problem, sibling_identity_problem
+from ...core.plan import ScannedComments, missing_spine_message
+from ...core.slices import slice_exploratory, slice_ports, slice_step_id
+from .facts import PlanFacts, plan_facts
+from .models import Code, Finding, ValidationResult, error, notice, result_of, warning
+from .spine_rules import SPINE_RULES
+
+
+def _foreign_marker_line(scan: CommentScan, kind: str, issue_number: int) -> int | None:
+    """The line of the first marker of ``kind`` naming another issue, if any."""
+    for marker in scan.markers:
+        if marker.kind == kind and marker.value != str(issue_number):
+            return marker.line
+    return None
+
+
+def identity_rule(facts: PlanFacts) -> list[Finding]:
+    """``plan-identity-mismatch`` / ``sibling-identity-mismatch`` from the marker lines
+    (SPEC 6 steps 3-4), when an issue number is known."""
+    number = facts.issue_number
+    if number is None:
+        return []
+    comments = facts.comments
+    found = []
+    problem = plan_identity_problem(comments.plan, number)
+    if problem is not None:
+        line = _foreign_marker_line(comments.plan, "plan-issue", number)
+        found.append(error(Code.PLAN_IDENTITY_MISMATCH, problem, comment="plan", line=line))
+    if comments.sibling is not None:
+        problem = sibling_identity_problem(comments.sibling, number)
+        if problem is not None:
+            line = _foreign_marker_line(comments.sibling, "frame-slices", number)
+            found.append(
+                error(Code.SIBLING_IDENTITY_MISMATCH, problem, comment="sibling", line=line)
+            )
+    return found
+
+
+def variant_rule(facts: PlanFacts) -> list[Finding]:
+    """``ambiguous-variant``; ``variant-with-spine`` for a spineless-by-design plan that
+    carries a spine, else the ``no-spine-by-design`` notice."""
+    variants = facts.variants
+    found: list[Finding] = []
+    if len(variants) > 1:
+        named = ", ".join(value for _line, value in variants)
+        found.append(
+            error(
+                Code.AMBIGUOUS_VARIANT,
+                f"{len(variants)} plan-variant lines in the frontmatter ({named}); at most one "
+                "is allowed",
+                comment="plan",
+                line=variants[1][0],
+            )
+        )
+    spineless = [(line, value) for line, value in variants if value in SPINELESS_VARIANTS]
+    if spineless:
+        line, reason = (
+            spineless[0][0],
+            f"a {spineless[0][1]} plan (plan-variant: {spineless[0][1]})",
+        )
+    elif facts.omitted_line is not None:
+        line, reason = facts.omitted_line, "a plan that says spine-omitted: plan-too-small"
+    else:
+        return found
+    if facts.spines:
+        comment, block = facts.spines[0]
+        found.append(
+            error(
+                Code.VARIANT_WITH_SPINE,
+                f"{reason} carries no spine by design, but a frame-spine block is at line "
+                f"{block.head_line}",
+                comment=comment,
+                line=block.head_line,
+            )
+        )
+    elif len(variants) <= 1:
+        found.append(
+            notice(
+                Code.NO_SPINE_BY_DESIGN,
+                f"no spine: {reason} has none by design",
+                comment="plan",
+                line=line,
+            )
+        )
+    return found
+
+
+def block_rule(facts: PlanFacts) -> list[Finding]:
+    """``unterminated-block`` for every head without a closer; ``slice-without-id`` for a
+    slice block without a column-0 ``step_id:``/``id:`` line."""
+    found = []
+    for comment, scan in facts.comments.comments():
+        for head in scan.unterminated:
+            found.append(
+                error(
+                    Code.UNTERMINATED_BLOCK,
+                    f"the {head.name} head at line {head.line} has no closing -->",
+                    comment=comment,
+                    line=head.line,
+                )
+            )
+        for block in scan.blocks:
+            if block.name == SLICE and slice_step_id(block.payload) is None:
+                found.append(
+                    error(
+                        Code.SLICE_WITHOUT_ID,
+                        f"the frame-slice block at line {block.head_line} has no column-0 "
+                        "step_id: (or id:) line",
+                        comment=comment,
+                        line=block.head_line,
+                    )
+                )
+    return found
+
+
+def spine_count_rule(facts: PlanFacts) -> list[Finding]:
+    """``missing-spine`` (unless spineless by design, or an unterminated spine head says why)
+    and ``multiple-spines`` for every spine after the first."""
+    found = []
+    comments = facts.comments
+    if not comments.holds_spine_head() and not facts.spineless_by_design:
+        found.append(error(Code.MISSING_SPINE, missing_spine_message(comments), comment="plan"))
+    for comment, block in facts.spines[1:]:
+        found.append(
+            error(
+                Code.MULTIPLE_SPINES,
+                f"another frame-spine block at line {block.head_line}; exactly one is allowed",
+                comment=comment,
+                line=block.head_line,
+            )
+        )
+    return found
+
+
+def slice_field_rule(facts: PlanFacts) -> list[Finding]:
+    """``exploratory-slice`` for a slice that says ``coverage: exploratory - <reason>``, else
+    ``slice-without-provides`` for one without a ``provides:``/``ports:`` inline list."""
+    found = []
+    for comment, block, step in facts.slices:
+        reason = slice_exploratory(block.payload)
+        if reason is not None:
+            found.append(
+                warning(
+                    Code.EXPLORATORY_SLICE,
+                    f"slice {step} is exploratory: {reason}",
+                    comment=comment,
+                    line=block.head_line,
+                    step=step,
+                )
+            )
+        elif slice_ports(block.payload) is None:
+            found.append(
+                error(
+                    Code.SLICE_WITHOUT_PROVIDES,
+                    f"slice {step} has neither a provides:/ports: "
+                    "inline list nor coverage: exploratory - <reason>",
+                    comment=comment,
+                    line=block.head_line,
+                    step=step,
+                )
+            )
+    return found
+
+
+def trailing_whitespace_rule(facts: PlanFacts) -> list[Finding]:
+    """``trailing-whitespace`` for each line of the one spine that ends with spaces or tabs,
+    read from the comment itself (the payload's last line has lost its trailing blanks)."""
+    if len(facts.spines) != 1:
+        return []
+    comment, block = facts.spines[0]
+    payload_lines = block.payload.split("\n")
+    raw_lines = facts.comments.scan(comment).text.split("\n")[
+        block.payload_line - 1 : block.payload_line - 1 + len(payload_lines)
+    ]
+    found = []
+    for offset, (text, raw) in enumerate(zip(payload_lines, raw_lines, strict=False)):
+        rest = raw[len(text) :] if raw.startswith(text) else ""
+        if text != text.rstrip(" \t") or (rest and not rest.strip(" \t")):
+            line = block.payload_line + offset
+            found.append(
+                warning(
+                    Code.TRAILING_WHITESPACE,
+                    f"spine line {line} ends with whitespace",
+                    comment=comment,
+                    line=line,
+                )
+            )
+    return found
+
+
+def grammar_rule(facts: PlanFacts) -> list[Finding]:
+    """``invalid-spine`` for every offending line of the one spine (SPEC 3), once per line;
+    whole-spine problems point at the head."""
+    if not facts.problems:
+        return []
+    comment, block = facts.spines[0]
+    text_lines = facts.comments.scan(comment).text.split("\n")
+    reported: set[int | None] = set()
+    found = []
+    for problem in facts.problems:
+        if problem.line is not None and problem.line in reported:
+            continue
+        reported.add(problem.line)
+        quoted = ""
+        if problem.line is not None:
+            quoted = ": " + repr(text_lines[problem.line - 1].strip()[:120])
+        found.append(
+            error(
+                Code.INVALID_SPINE,
+                f"{problem.message}{quoted}",
+                comment=comment,
+                line=problem.line if problem.line is not None else block.head_line,
+            )
+        )
+    return found
+
+
+def sibling_missing_rule(facts: PlanFacts) -> list[Finding]:
+    """``sibling-missing`` when a sibling was expected (the spine's pointer, or a given id)
+    but none was supplied or found."""
+    if facts.comments.sibling is not None:
+        return []
+    spine = facts.spine
+    if spine is not None and spine.slice_comment_id is not None:
+        return [
+            error(
+                Code.SIBLING_MISSING,
+                f"the spine points at sibling comment {spine.slice_comment_id} "
+                "(slice_comment_id), but there is no such sibling",
+                comment="plan",
+                line=spine.key_lines.get("slice_comment_id"),
+            )
+        ]
+    if facts.sibling_id is not None:
+        return [error(Code.SIBLING_MISSING, f"sibling comment {facts.sibling_id} was not found")]
+    return []
+
+
+Rule = Callable[[PlanFacts], Sequence[Finding]]
+
+#: The rules on the comments, in the order their findings are listed (before sorting).
+PLAN_RULES: tuple[Rule, ...] = (
+    identity_rule,
+    variant_rule,
+    block_rule,
+    spine_count_rule,
+    slice_field_rule,
+    trailing_whitespace_rule,
+    grammar_rule,
+)
+
+
+def validate_scanned(
+    comments: ScannedComments,
+    *,
+    issue_number: int | None,
+    sibling_id: int | None = None,
+    extra: Iterable[Finding] = (),
+) -> ValidationResult:
+    """Validate a plan and its sibling (SPEC 10), reporting every finding at once.
+
+    Args:
+        comments: the scanned plan and, when there is one, sibling.
+        issue_number: the plan's issue ``N`` for the identity checks, or ``None``.
+        sibling_id: the id of the sibling supplied, when known, checked against the spine's
+            ``slice_comment_id``.
+        extra: findings the fetching edge made (``issue_url`` mismatches, older plan
+            comments), merged in comment order.
+
+    Returns:
+        The :class:`~.models.ValidationResult` (``valid`` when no finding is an error).
+        Never raises.
+    """
+    facts = plan_facts(comments, issue_number=issue_number, sibling_id=sibling_id)
+    findings = [finding for rule in PLAN_RULES for finding in rule(facts)]
+    if facts.spine is not None:
+        spine = facts.spine
+        findings += [finding for rule in SPINE_RULES for finding in rule(facts, spine)]
+    findings += sibling_missing_rule(facts)
+    findings += list(extra)
+    return result_of(findings)

@@ -1,0 +1,358 @@
+"""Validate's rules on the one parsed spine (SPEC 10): stamps, port order, coverage, steps
+and slice blocks, routing, dependencies, provided ports.
+
+Pure: :class:`~.facts.PlanFacts` and the :class:`~frame_spine.core.spine.Spine` in, findings
+out. Each rule family is one function, listed in :data:`SPINE_RULES`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from ...core.slices import exploratory_reason, slice_ports
+from ...core.spine import Spine
+from ...core.stamps import StampKind, read_stamp
+from .facts import PlanFacts
+from .models import Code, Finding, error, warning
+
+
+def stamp_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
+    """When the spine points at a sibling that is present: ``sibling-identity-mismatch`` when
+    another sibling id was given, then the stamp verdict
+    (:func:`~frame_spine.core.stamps.read_stamp`) as ``sibling-unstamped`` or
+    ``stale-sibling``."""
+    pointer = spine.slice_comment_id
+    sibling = facts.comments.sibling
+    if pointer is None or sibling is None:
+        return []
+    found = []
+    if facts.sibling_id is not None and str(facts.sibling_id) != pointer:
+        found.append(
+            error(
+                Code.SIBLING_IDENTITY_MISMATCH,
+                f"sibling comment {facts.sibling_id} was given, but the spine points at sibling "
+                f"comment {pointer} (slice_comment_id)",
+                comment="plan",
+                line=spine.key_lines.get("slice_comment_id"),
+            )
+        )
+    verdict = read_stamp(spine, sibling)
+    stamp = verdict.stamp
+    line = stamp.line if stamp is not None else None
+    value = stamp.value if stamp is not None else ""
+    if verdict.kind is StampKind.NONE:
+        message = "the sibling carries no <!-- frame-slices-generated-at: ... --> stamp line"
+    elif verdict.kind is StampKind.MALFORMED:
+        message = f"the sibling's stamp {value!r} is not a timestamp"
+    elif verdict.kind is StampKind.CONFLICTING:
+        message = f"the sibling carries {verdict.count} stamps that name different instants"
+    elif verdict.kind is StampKind.STALE:
+        found.append(
+            error(
+                Code.STALE_SIBLING,
+                f"the sibling is stamped {value}, but the spine's generated_at is "
+                f"{spine.generated_at}: the slices were written for another spine",
+                comment="sibling",
+                line=line,
+            )
+        )
+        return found
+    else:
+        return found
+    found.append(error(Code.SIBLING_UNSTAMPED, message, comment="sibling", line=line))
+    return found
+
+
+def port_order_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
+    """``non-canonical-order`` once, at the first port that sorts before the one above it."""
+    names = [route.name for route in spine.ports]
+    for previous, route in zip(spine.ports, spine.ports[1:], strict=False):
+        if route.name < previous.name:
+            return [
+                warning(
+                    Code.NON_CANONICAL_ORDER,
+                    f"ports are not in canonical (sorted) order: {route.name} comes after "
+                    f"{previous.name} (expected: {', '.join(sorted(names))})",
+                    comment=facts.spine_comment,
+                    line=route.line,
+                    port=route.name,
+                )
+            ]
+    return []
+
+
+def coverage_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
+    """``invalid-coverage`` for a spine ``coverage`` other than ``complete`` or
+    ``exploratory <dash> <reason>``."""
+    coverage = spine.coverage
+    if coverage is None or coverage == "complete" or exploratory_reason(coverage) is not None:
+        return []
+    return [
+        error(
+            Code.INVALID_COVERAGE,
+            f"spine coverage {coverage!r} is neither 'complete' nor 'exploratory - <reason>'",
+            comment=facts.spine_comment,
+            line=spine.coverage_line,
+        )
+    ]
+
+
+def _step_lines(spine: Spine) -> dict[str, int]:
+    """The line that defines each step of the spine: its ``sN:`` entry under ``slices:``, or,
+    for a step named only by port tokens, the first port line naming it."""
+    lines: dict[str, int] = {}
+    for route in spine.ports:
+        for token in route.tokens:
+            lines.setdefault(token.step, route.line)
+    for entry in spine.slices:
+        lines[entry.step] = entry.line
+    return lines
+
+
+def unresolved_step_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
+    """``unresolved-step`` for each step in the spine that no slice block carries."""
+    step_lines = _step_lines(spine)
+    return [
+        error(
+            Code.UNRESOLVED_STEP,
+            f"step {step} is in the spine but no frame-slice block carries it",
+            comment=facts.spine_comment,
+            line=step_lines[step],
+            step=step,
+        )
+        for step in sorted(spine.steps, key=lambda s: (step_lines[s], len(s), s))
+        if step not in facts.by_step
+    ]
+
+
+def slice_block_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
+    """``duplicate-slice-id`` for a step with several slice blocks; ``orphan-slice`` for a
+    slice block of a step that is not in the spine."""
+    steps = spine.steps
+    found = []
+    for step, blocks in facts.by_step.items():
+        if len(blocks) > 1:
+            second_comment, second = blocks[1]
+            found.append(
+                error(
+                    Code.DUPLICATE_SLICE_ID,
+                    f"{len(blocks)} frame-slice blocks carry step {step}",
+                    comment=second_comment,
+                    line=second.head_line,
+                    step=step,
+                )
+            )
+        if step not in steps:
+            block_comment, block = blocks[0]
+            found.append(
+                warning(
+                    Code.ORPHAN_SLICE,
+                    f"the frame-slice block for {step} is for a step that is not in the spine",
+                    comment=block_comment,
+                    line=block.head_line,
+                    step=step,
+                )
+            )
+    return found
+
+
+def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
+    """``unrouted-step`` for a spine slice no port routes to; ``terminal-mismatch`` when a
+    token's ``#terminal`` and the slice's ``terminal:`` disagree (an absent key is none)."""
+    comment = facts.spine_comment
+    routed = {token.step for route in spine.ports for token in route.tokens}
+    terminal = {token.step for route in spine.ports for token in route.tokens if token.terminal}
+    found = []
+    for entry in spine.slices:
+        if entry.step not in routed:
+            found.append(
+                warning(
+                    Code.UNROUTED_STEP,
+                    f"no port routes to step {entry.step}",
+                    comment=comment,
+                    line=entry.line,
+                    step=entry.step,
+                )
+            )
+        line = entry.property_lines.get("terminal", entry.line)
+        if entry.terminal is False and entry.step in terminal:
+            message = (
+                f"a port token marks {entry.step} #terminal, but the spine says terminal: false"
+            )
+        elif entry.terminal is True and entry.step not in terminal:
+            message = (
+                f"the spine says terminal: true for {entry.step}, but no port token marks it "
+                "#terminal"
+            )
+        else:
+            continue
+        found.append(
+            warning(Code.TERMINAL_MISMATCH, message, comment=comment, line=line, step=entry.step)
+        )
+    return found
+
+
+#: Dependency cycles listed one by one; the rest are counted in one more finding, so the
+#: work stays linear in the plan however many cycles it holds (SPEC 10).
+MAX_LISTED_CYCLES = 20
+
+
+@dataclass(frozen=True, slots=True)
+class _Cycles:
+    """The dependency cycles met by one depth-first walk (see :func:`_cycles`).
+
+    Attributes:
+        listed: the first :data:`MAX_LISTED_CYCLES` cycles, each rotated to start at its
+            earliest step in ``slices:`` order.
+        unlisted: how many more cycles the walk met. first_unlisted: the step that closes the
+            first of them (``None`` when there are none).
+    """
+
+    listed: list[list[str]]
+    unlisted: int
+    first_unlisted: str | None
+
+
+def _cycles(spine: Spine) -> _Cycles:
+    """The dependency cycles among the spine's slices, each once, in spine order (SPEC 10).
+
+    An iterative depth-first walk from each slice in ``slices:`` order: every edge to a step
+    still on the walk's path closes one cycle (the path from that step). No recursion, so a
+    ``depends_on`` chain as long as a comment can hold is fine; time is linear in steps plus
+    dependencies, plus the length of the listed cycles.
+    """
+    graph = {entry.step: entry.depends_on for entry in spine.slices}
+    order = {entry.step: index for index, entry in enumerate(spine.slices)}
+    listed: list[list[str]] = []
+    closed: set[tuple[str, str]] = set()
+    unlisted = 0
+    first_unlisted: str | None = None
+    done: set[str] = set()
+    position: dict[str, int] = {}  # step -> its index in ``path`` while on it
+    path: list[str] = []
+    for root in graph:
+        if root in done:
+            continue
+        path.append(root)
+        position[root] = 0
+        pending = [iter(graph[root])]
+        while pending:
+            step = path[-1]
+            dependency = next(pending[-1], None)
+            if dependency is None:
+                pending.pop()
+                path.pop()
+                del position[step]
+                done.add(step)
+                continue
+            if dependency not in graph or dependency in done:
+                continue
+            if dependency in position:
+                if (step, dependency) in closed:
+                    continue
+                closed.add((step, dependency))
+                if len(listed) == MAX_LISTED_CYCLES:
+                    unlisted += 1
+                    first_unlisted = first_unlisted or dependency
+                    continue
+                cycle = path[position[dependency] :]
+                start = min(range(len(cycle)), key=lambda i: order[cycle[i]])
+                listed.append(cycle[start:] + cycle[:start])
+                continue
+            position[dependency] = len(path)
+            path.append(dependency)
+            pending.append(iter(graph[dependency]))
+    return _Cycles(listed, unlisted, first_unlisted)
+
+
+def dependency_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
+    """``unknown-dependency`` for a ``depends_on`` step not in the spine; ``dependency-cycle``
+    for each cycle met (beyond :data:`MAX_LISTED_CYCLES`, one finding counts the rest)."""
+    comment = facts.spine_comment
+    steps = spine.steps
+    lines = {
+        entry.step: entry.property_lines.get("depends_on", entry.line) for entry in spine.slices
+    }
+    found = [
+        error(
+            Code.UNKNOWN_DEPENDENCY,
+            f"{entry.step} depends on {dependency}, which is not in the spine",
+            comment=comment,
+            line=lines[entry.step],
+            step=entry.step,
+        )
+        for entry in spine.slices
+        for dependency in entry.depends_on
+        if dependency not in steps
+    ]
+    cycles = _cycles(spine)
+    for cycle in cycles.listed:
+        found.append(
+            error(
+                Code.DEPENDENCY_CYCLE,
+                "dependency cycle: " + " -> ".join([*cycle, cycle[0]]),
+                comment=comment,
+                line=lines[cycle[0]],
+                step=cycle[0],
+            )
+        )
+    if cycles.first_unlisted is not None:
+        found.append(
+            error(
+                Code.DEPENDENCY_CYCLE,
+                f"{cycles.unlisted} more dependency cycles (only the first "
+                f"{MAX_LISTED_CYCLES} are listed)",
+                comment=comment,
+                line=lines[cycles.first_unlisted],
+                step=cycles.first_unlisted,
+            )
+        )
+    return found
+
+
+def provided_port_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
+    """``port-not-provided`` when a port routes to a step whose slice's ``provides:``/
+    ``ports:`` list omits it (once per port and step)."""
+    reported: set[tuple[str, str]] = set()
+    found = []
+    for route in spine.ports:
+        for token in route.tokens:
+            if (route.name, token.step) in reported:
+                continue
+            reported.add((route.name, token.step))
+            carriers = facts.by_step.get(token.step)
+            if not carriers:
+                continue
+            block_comment, block = carriers[0]
+            provided = slice_ports(block.payload)
+            if provided is None:
+                continue  # reported as slice-without-provides (or exploratory)
+            if route.name.lower() not in {port.lower() for port in provided}:
+                found.append(
+                    error(
+                        Code.PORT_NOT_PROVIDED,
+                        f"port {route.name} routes to {token.step}, but its slice's "
+                        f"provides: [{', '.join(provided)}] omits it",
+                        comment=block_comment,
+                        line=block.head_line,
+                        step=token.step,
+                        port=route.name,
+                    )
+                )
+    return found
+
+
+SpineRule = Callable[[PlanFacts, Spine], Sequence[Finding]]
+
+#: The rules on the parsed spine, in the order their findings are listed (before sorting).
+SPINE_RULES: tuple[SpineRule, ...] = (
+    stamp_rule,
+    port_order_rule,
+    coverage_rule,
+    unresolved_step_rule,
+    slice_block_rule,
+    routing_rule,
+    dependency_rule,
+    provided_port_rule,
+)

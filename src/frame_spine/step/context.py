@@ -1,0 +1,91 @@
+"""One run of the action as the modes see it (SPEC 8): its inputs, and the edges they share.
+
+An edge. A mode's ``report`` module gets a :class:`StepContext` and returns a
+:class:`~frame_spine.step.report.StepReport`; through the context it reaches GitHub (a
+fetcher with the ``token`` input and the debug listener) and the workspace (``slice-file``,
+``report-file``), and nothing else.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+
+from ..github.client import CommentFetcher
+from ..github.payloads import FetchedComment
+from ..github.request_log import RequestListener
+from ..inputs import ApiTarget, StepSettings, api_url_or_default
+from ..markdown import CommentLink
+from .emitted import EmittedText
+from .workspace import WriteRefused, write_in_workspace
+
+
+@dataclass(frozen=True, slots=True)
+class StepContext:
+    """One run: its inputs and settings, and the edges the modes share.
+
+    Attributes:
+        inputs: every input of action.yml by its kebab-case name (strings, trimmed).
+        environ: the runner's environment (``GITHUB_REPOSITORY``, ``GITHUB_API_URL``,
+            ``GITHUB_WORKSPACE``, the token variables).
+        settings: the validated :class:`~frame_spine.inputs.StepSettings`.
+        emitted: the run's output filter (token redaction, valid UTF-8); files pass it.
+        on_request: the debug listener (``RUNNER_DEBUG=1``), or ``None``.
+    """
+
+    inputs: Mapping[str, str]
+    environ: Mapping[str, str]
+    settings: StepSettings
+    emitted: EmittedText
+    on_request: RequestListener | None = None
+
+    def repository(self) -> str:
+        """``repository``, else the runner's ``GITHUB_REPOSITORY`` (SPEC 8)."""
+        return self.inputs["repository"] or self.environ.get("GITHUB_REPOSITORY", "")
+
+    def api_url(self) -> str:
+        """``api-url``, else the runner's ``GITHUB_API_URL``, else the public API (SPEC 8)."""
+        return api_url_or_default(self.inputs["api-url"], self.environ)
+
+    def seconds(self) -> dict[str, str]:
+        """The ``timeout`` and ``max-wait`` inputs, defaults filled in (SPEC 8)."""
+        return {
+            "timeout": self.inputs["timeout"] or "10",
+            "max_wait": self.inputs["max-wait"] or "60",
+        }
+
+    def fetcher(self, target: ApiTarget) -> CommentFetcher:
+        """A fetcher for ``target`` with the ``token`` input and the debug listener."""
+        return CommentFetcher.for_target(target, self.inputs["token"], on_request=self.on_request)
+
+    def write(self, relative: str, text: str, input_name: str) -> str | WriteRefused:
+        """Write a file in the workspace (SPEC 8); see
+        :func:`~frame_spine.step.workspace.write_in_workspace`."""
+        workspace = self.environ.get("GITHUB_WORKSPACE") or os.getcwd()
+        return write_in_workspace(
+            workspace, relative, text, input_name=input_name, emitted=self.emitted
+        )
+
+    def full_list(self, noun: str, places: Sequence[str], command: str) -> str:
+        """Where every ``noun`` behind the annotations is, for the notice on annotations
+        left out (SPEC 8).
+
+        Args:
+            noun: what is listed (``finding``, ``plan``).
+            places: the outputs or files that list every one (empty when the list was too
+                large for ``result``); the job summary, when written, lists as many as fit.
+            command: the command line that prints every one.
+        """
+        summary = "the job summary lists them as far as its size limit allows"
+        if places:
+            where = " and ".join(places)
+            text = f"{where} {'list' if len(places) > 1 else 'lists'} every {noun}"
+            return text + (f"; {summary}" if self.settings.job_summary else "")
+        text = f"there are too many for the `result` output; `{command}` prints every {noun}"
+        return (f"{summary}; " if self.settings.job_summary else "") + text
+
+
+def link_of(comment: FetchedComment | None) -> CommentLink | None:
+    """A fetched comment as the summary links it, or ``None``."""
+    return CommentLink(comment.id, comment.html_url) if comment is not None else None

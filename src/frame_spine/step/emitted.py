@@ -1,0 +1,78 @@
+"""The last filter on every text the action emits (SPEC 6 "The wire, exactly", SPEC 8).
+
+Pure. Two rules, applied where text leaves the program (step outputs, the job summary,
+stdout lines, files in the workspace), never sprinkled through the code that builds it:
+
+1. The token is redacted: every known token value (the raw ``token`` input and the token
+   variables of the environment) and its escaped forms become ``***``
+   (:class:`frame_spine.github.auth.Redactor`), whatever produced the text.
+2. The text is valid UTF-8: a character UTF-8 cannot encode (a lone surrogate such as the
+   JSON escape ``\\ud800`` decodes to) becomes U+FFFD.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+
+from ..github.auth import Redactor
+
+#: The environment variables that may hold a token in the action's container: the ``token``
+#: input as the runner passes it, and the variables the ``gh`` program reads (SPEC 9).
+TOKEN_VARIABLES = (
+    "INPUT_TOKEN",
+    "GH_TOKEN",
+    "GITHUB_TOKEN",
+    "GH_ENTERPRISE_TOKEN",
+    "GITHUB_ENTERPRISE_TOKEN",
+)
+_SURROGATE = re.compile("[\ud800-\udfff]")
+
+
+def valid_utf8(text: str) -> str:
+    """Return ``text`` with every character UTF-8 cannot encode replaced by U+FFFD.
+
+    A Python string can hold exactly one kind of such character: a surrogate code point
+    (U+D800..U+DFFF) standing alone, as JSON's ``"\\ud800"`` or an environment variable with
+    undecodable bytes produce. Everything else is returned unchanged (the same object when
+    nothing needed replacing).
+    """
+    try:
+        text.encode("utf-8")
+    except UnicodeEncodeError:
+        return _SURROGATE.sub("\ufffd", text)
+    return text
+
+
+def utf8_size(text: str) -> int:
+    """The number of bytes ``text`` takes once emitted as UTF-8 (a lone surrogate counts as
+    its replacement U+FFFD: 3 bytes)."""
+    return len(text.encode("utf-8", "surrogatepass"))
+
+
+class EmittedText:
+    """The one filter every emitted text passes: token redaction, then valid UTF-8.
+
+    Args:
+        redactor: the :class:`~frame_spine.github.auth.Redactor` of this run's token values.
+
+    Calling it on a text returns the text as it may be emitted. Never raises.
+    """
+
+    __slots__ = ("_redact",)
+
+    def __init__(self, redactor: Redactor) -> None:
+        self._redact = redactor
+
+    @classmethod
+    def for_environment(cls, environ: Mapping[str, str]) -> EmittedText:
+        """The filter for a run of the action: it redacts the raw (untrimmed) value of each
+        variable of :data:`TOKEN_VARIABLES` that is set."""
+        return cls(Redactor(*(environ.get(name) for name in TOKEN_VARIABLES)))
+
+    def __call__(self, text: str) -> str:
+        return valid_utf8(self._redact(text))
+
+    def encode(self, text: str) -> bytes:
+        """The filtered text as UTF-8 bytes (for files)."""
+        return self(text).encode("utf-8")

@@ -1,0 +1,213 @@
+"""What one run of the action writes, and the limits it must respect (SPEC 8).
+
+Pure. A mode builds a :class:`StepReport` (every output, the job summary, one log line, its
+annotations); :func:`within_limits` then applies the rules every mode shares:
+
+- Output limits: GitHub keeps an output value of at most 1 MiB (1 MB as its documentation
+  words it) and 50 MB of outputs per workflow run. No value is over :data:`OUTPUT_LIMIT`
+  bytes: modes leave bulky lists out of ``result`` with a ``*_omitted`` key themselves (they
+  know which lists are bulky); as a last line of defence a ``result`` still too large is
+  replaced by ``{"status": ..., "result_omitted": true}`` and any other value is cut with a
+  visible note. Every output of a step together stays under about 2 MB.
+- Annotations: GitHub shows at most :data:`ANNOTATIONS_PER_KIND` errors, warnings and
+  notices per step. The first ones of each kind are kept, in their order; when any is left
+  out, one notice (which counts as one of the notices) says how many and where the full
+  list is.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field, replace
+
+from ..workflow_commands import json_line
+from .emitted import utf8_size
+
+#: Every output of action.yml, in its order; each is set for every status.
+OUTPUT_NAMES = (
+    "status",
+    "exit-code",
+    "message",
+    "slice",
+    "slice-path",
+    "step-id",
+    "generated-at",
+    "current-generated-at",
+    "sibling-generated-at",
+    "spine-digest",
+    "result",
+    "error-count",
+    "warning-count",
+    "report-path",
+    "count-no-spine",
+    "count-invalid",
+    "count-sibling-missing",
+    "count-sibling-unstamped",
+    "count-stale-sibling",
+    "count-fresh",
+)
+
+
+#: Every input of action.yml.
+INPUT_NAMES = (
+    "mode",
+    "token",
+    "repository",
+    "api-url",
+    "issue-number",
+    "plan-comment-id",
+    "slices-comment-id",
+    "step-id",
+    "generated-at",
+    "spine-digest",
+    "slice-file",
+    "fail-on",
+    "job-summary",
+    "timeout",
+    "max-wait",
+    "issue-state",
+    "since",
+    "report-file",
+)
+#: The most UTF-8 bytes of one output value (under GitHub's 1 MiB, and under 1 MB).
+OUTPUT_LIMIT = 1_000_000
+#: GitHub shows at most this many annotations of each kind (error, warning, notice) per step.
+ANNOTATIONS_PER_KIND = 10
+_KINDS = ("error", "warning", "notice")
+
+
+@dataclass(frozen=True, slots=True)
+class Annotation:
+    """One annotation: ``command`` is ``error``, ``warning`` or ``notice``; ``title`` and
+    ``message`` are escaped when written."""
+
+    command: str
+    title: str
+    message: str
+
+
+@dataclass(frozen=True, slots=True)
+class StepReport:
+    """Everything one run writes, decided before anything is written.
+
+    Attributes:
+        outputs: every declared output (``""`` when not applicable).
+        summary: the job summary Markdown. log_line: the one fixed line for stdout.
+        exit_code: the step's exit code under fail-on.
+        job_summary: whether to write the summary.
+        annotations: escaped when written.
+        full_list: where the full list behind the annotations is, as a clause for the
+            notice that counts annotations left out (e.g. ``"the `result` output lists every
+            finding"``).
+    """
+
+    outputs: dict[str, str]
+    summary: str
+    log_line: str
+    exit_code: int
+    job_summary: bool = True
+    annotations: list[Annotation] = field(default_factory=list)
+    full_list: str = "the job summary lists them"
+
+
+def _plural(number: int, noun: str) -> str:
+    return f"{number:,} {noun}" + ("" if number == 1 else "s")
+
+
+def cap_annotations(
+    annotations: Sequence[Annotation], full_list: str = "the job summary lists them"
+) -> list[Annotation]:
+    """Keep at most :data:`ANNOTATIONS_PER_KIND` annotations of each kind (SPEC 8).
+
+    Args:
+        annotations: in the order they should appear.
+        full_list: where the full list is, a clause ending the closing notice.
+
+    Returns:
+        The first annotations of each kind, in their order; when any were left out, one more
+        ``notice`` saying how many of each kind and where the full list is. That notice is
+        one of the notices GitHub shows, so at most ``ANNOTATIONS_PER_KIND - 1`` other
+        notices are kept then.
+    """
+    counts = Counter(annotation.command for annotation in annotations)
+    if all(number <= ANNOTATIONS_PER_KIND for number in counts.values()):
+        return list(annotations)
+    room = dict.fromkeys(_KINDS, ANNOTATIONS_PER_KIND)
+    room["notice"] -= 1
+    kept: list[Annotation] = []
+    left: Counter[str] = Counter()
+    for annotation in annotations:
+        if room.get(annotation.command, ANNOTATIONS_PER_KIND) > 0:
+            room[annotation.command] = room.get(annotation.command, ANNOTATIONS_PER_KIND) - 1
+            kept.append(annotation)
+        else:
+            left[annotation.command] += 1
+    detail = ", ".join(_plural(left[kind], kind) for kind in _KINDS if left[kind])
+    kept.append(
+        Annotation(
+            "notice",
+            "frame-spine: annotations left out",
+            f"{_plural(sum(left.values()), 'more annotation')} not shown ({detail}): GitHub "
+            f"shows at most {ANNOTATIONS_PER_KIND} of each kind per step; {full_list}",
+        )
+    )
+    return kept
+
+
+def _clip(value: str, limit: int) -> str:
+    total = utf8_size(value)
+    note = f"\n[cut: {total:,} bytes are over the {limit:,}-byte limit of a step output]"
+    room = limit - utf8_size(note)
+    kept = value.encode("utf-8", "surrogatepass")[:room].decode("utf-8", "ignore")
+    return kept + note
+
+
+def bounded_outputs(outputs: Mapping[str, str], limit: int = OUTPUT_LIMIT) -> dict[str, str]:
+    """Every output value within ``limit`` UTF-8 bytes (the last line of defence, SPEC 8).
+
+    A ``result`` over the limit (a mode should have left its bulky lists out) becomes
+    ``{"status": <status output>, "result_omitted": true}``; any other value over the limit
+    is cut at a character boundary and ends with a note saying so. Values within the limit
+    are returned as they are.
+    """
+    bounded = dict(outputs)
+    for name, value in outputs.items():
+        if len(value) * 4 <= limit or utf8_size(value) <= limit:
+            continue
+        if name == "result":
+            bounded[name] = json_line({"status": outputs.get("status", ""), "result_omitted": True})
+        else:
+            bounded[name] = _clip(value, limit)
+    return bounded
+
+
+def within_limits(report: StepReport) -> StepReport:
+    """The report with :func:`bounded_outputs` and :func:`cap_annotations` applied."""
+    return replace(
+        report,
+        outputs=bounded_outputs(report.outputs),
+        annotations=cap_annotations(report.annotations, report.full_list),
+    )
+
+
+def blank_outputs() -> dict[str, str]:
+    """Every output of action.yml, empty (a mode fills in what applies; SPEC 8: every status
+    sets every declared output)."""
+    return dict.fromkeys(OUTPUT_NAMES, "")
+
+
+def step_exit_code(fail_on: str, *, failed: bool, not_ok: bool) -> int:
+    """The step's exit code under ``fail-on`` (SPEC 8): 1 fails the step.
+
+    Args:
+        fail_on: ``error``, ``not-ok`` or ``never``.
+        failed: the result's own exit code is 1 (an exit-1 status, an invalid plan, audit
+            findings, a fetch failure).
+        not_ok: the result is short of perfect all the same (``stale-spine``; warnings).
+    """
+    if fail_on == "never":
+        return 0
+    if fail_on == "not-ok":
+        return 1 if failed or not_ok else 0
+    return 1 if failed else 0
