@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import re
 
-from .spine import parse_inline_list
+from .inline_list import parse_inline_list
 
 _STEP_ID_LINE = re.compile(r"^step_id:(.*)$", re.MULTILINE | re.IGNORECASE | re.ASCII)
 _ID_LINE = re.compile(r"^id:(.*)$", re.MULTILINE | re.IGNORECASE | re.ASCII)

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from .inline_list import parse_inline_list
 from .timestamps import Instant, parse_instant
 
 _TOP_LEVEL = re.compile(r"([A-Za-z_]+):(.*)", re.ASCII)
@@ -128,29 +129,6 @@ class SpineParse:
     problems: tuple[SpineProblem, ...]
 
 
-def parse_inline_list(value: str) -> tuple[str, ...] | None:
-    """Parse an inline list ``[a, b]`` (SPEC 3).
-
-    Args:
-        value: the text after the key's colon, stripped.
-
-    Returns:
-        The trimmed items (``()`` for ``[]``), or ``None`` when ``value`` is not an inline
-        list or has an empty item (``[a,,b]``, ``[a,]``) or a nested bracket.
-    """
-    if len(value) < 2 or value[0] != "[" or value[-1] != "]":
-        return None
-    inner = value[1:-1]
-    if "[" in inner or "]" in inner:
-        return None
-    if not inner.strip():
-        return ()
-    items = tuple(item.strip() for item in inner.split(","))
-    if any(not item for item in items):
-        return None
-    return items
-
-
 class _SliceDraft:
     __slots__ = ("line", "lines", "properties", "step")
 
@@ -229,6 +207,173 @@ def _parse_tokens(value: str) -> tuple[PortToken, ...] | str:
     return tuple(tokens)
 
 
+class _Reader:
+    """Reads a spine payload line by line (SPEC 3), collecting every problem; each kind of
+    line has its method, and :meth:`finish` checks what the whole spine needs."""
+
+    def __init__(self) -> None:
+        self.problems: list[SpineProblem] = []
+        self.scalars: dict[str, tuple[str, int]] = {}
+        self.seen_sections: set[str] = set()
+        self.key_lines: dict[str, int] = {}
+        self.section: str | None = None
+        self.ports: list[PortRoute] = []
+        self.port_names: set[str] = set()
+        self.drafts: list[_SliceDraft] = []
+        self.slice_steps: set[str] = set()
+        self.current: _SliceDraft | None = None
+
+    def problem(self, line: int | None, message: str) -> None:
+        self.problems.append(SpineProblem(line, message))
+
+    def line(self, line_no: int, raw_line: str) -> None:
+        line = raw_line.rstrip(" \t")
+        if not line:
+            return
+        indent = len(line) - len(line.lstrip(" \t"))
+        if "\t" in line[:indent]:
+            self.problem(line_no, "tab in indentation")
+        elif indent == 0:
+            self.top_level(line_no, line)
+        elif self.section == "ports":
+            self.port(line_no, line)
+        elif self.section == "slices":
+            self.slice_line(line_no, line, indent)
+        else:
+            self.problem(line_no, "indented line outside ports:/slices:")
+
+    def top_level(self, line_no: int, line: str) -> None:
+        self.current = None
+        match = _TOP_LEVEL.fullmatch(line)
+        key = match.group(1).lower() if match is not None else ""
+        if match is None or (key not in _SCALAR_KEYS and key not in _SECTIONS):
+            self.problem(line_no, "unknown or malformed top-level line")
+            self.section = None
+            return
+        value = match.group(2).strip(" \t")
+        if key in _SECTIONS:
+            if key in self.seen_sections:
+                self.problem(line_no, f"repeated {key}: section")
+            elif value:
+                self.problem(line_no, f"{key}: takes no value on its line")
+            self.seen_sections.add(key)
+            self.key_lines.setdefault(key, line_no)
+            self.section = key
+            return
+        self.section = None
+        if key in self.scalars:
+            self.problem(line_no, f"repeated {key}")
+            return
+        self.scalars[key] = (value, line_no)
+        self.key_lines[key] = line_no
+
+    def port(self, line_no: int, line: str) -> None:
+        port = _PORT_LINE.fullmatch(line)
+        if port is None:
+            self.problem(line_no, "a ports: line must be two spaces, name: [tokens]")
+            return
+        name = port.group(1)
+        tokens = _parse_tokens(port.group(2).strip(" \t"))
+        if isinstance(tokens, str):
+            self.problem(line_no, f"port {name} {tokens}")
+        elif name.lower() in self.port_names:
+            self.problem(line_no, f"repeated port {name}")
+        else:
+            self.port_names.add(name.lower())
+            self.ports.append(PortRoute(name, tokens, line_no))
+
+    def slice_line(self, line_no: int, line: str, indent: int) -> None:
+        if indent == 2:
+            opened = _SLICE_LINE.fullmatch(line)
+            if opened is None:
+                self.current = None
+                self.problem(line_no, "a slices: entry must be two spaces, sN:")
+                return
+            step = opened.group(1)
+            self.current = _SliceDraft(step, line_no)
+            if step in self.slice_steps:
+                # Its properties are read (so they are not reported) but never kept.
+                self.problem(line_no, f"repeated step {step}")
+                return
+            self.slice_steps.add(step)
+            self.drafts.append(self.current)
+            return
+        prop = _PROPERTY_LINE.fullmatch(line) if indent == 4 else None
+        current = self.current
+        if prop is None or current is None:
+            self.problem(
+                line_no, "a slice property must be four spaces, key: value, under an sN: entry"
+            )
+            return
+        key = prop.group(1)
+        if key in current.properties:
+            self.problem(line_no, f"repeated {key} in {current.step}")
+            return
+        current.properties[key] = prop.group(2).strip(" \t")
+        current.lines[key] = line_no
+
+    def finish(self) -> SpineParse:
+        schema_version = self.schema_version()
+        generated_at, instant = self.generated_at()
+        slice_comment_id = self.slice_comment_id()
+        slices = [
+            entry for entry in (_finish_slice(d, self.problems) for d in self.drafts) if entry
+        ]
+        for items, name, present in (
+            (self.ports, "port", "ports" in self.seen_sections),
+            (self.drafts, "slice", "slices" in self.seen_sections),
+        ):
+            if not items:
+                self.problem(
+                    None, f"no {name} under {name}s:" if present else f"no {name}s: section"
+                )
+        if self.problems or instant is None:
+            self.problems.sort(key=lambda problem: (problem.line is None, problem.line or 0))
+            return SpineParse(None, tuple(self.problems))
+        coverage = self.scalars.get("coverage")
+        spine = Spine(
+            schema_version=schema_version,
+            generated_at=generated_at,
+            instant=instant,
+            coverage=None if coverage is None else coverage[0],
+            coverage_line=None if coverage is None else coverage[1],
+            slice_comment_id=slice_comment_id,
+            ports=tuple(self.ports),
+            slices=tuple(slices),
+            key_lines=self.key_lines,
+        )
+        return SpineParse(spine, ())
+
+    def schema_version(self) -> int:
+        version = self.scalars.get("spine_schema_version")
+        if version is None:
+            self.problem(None, "no spine_schema_version")
+        elif version[0] not in ("1", "2"):
+            self.problem(version[1], "spine_schema_version must be 1 or 2")
+        else:
+            return int(version[0])
+        return 0
+
+    def generated_at(self) -> tuple[str, Instant | None]:
+        stamp = self.scalars.get("generated_at")
+        if stamp is None:
+            self.problem(None, "no generated_at")
+            return "", None
+        instant = parse_instant(stamp[0])
+        if instant is None:
+            self.problem(stamp[1], "generated_at is not a YYYY-MM-DDTHH:MM:SS[.f]Z instant")
+        return stamp[0], instant
+
+    def slice_comment_id(self) -> str | None:
+        pointer = self.scalars.get("slice_comment_id")
+        if pointer is None or not pointer[0]:
+            return None
+        if _COMMENT_ID.fullmatch(pointer[0]) and int(pointer[0]) > 0:
+            return str(int(pointer[0]))
+        self.problem(pointer[1], "slice_comment_id is not a positive integer")
+        return None
+
+
 def parse_spine(payload: str, first_line: int = 1) -> SpineParse:
     """Parse a spine payload (SPEC 3), collecting every problem.
 
@@ -242,160 +387,7 @@ def parse_spine(payload: str, first_line: int = 1) -> SpineParse:
         and the problems in line order (whole-spine problems, ``line=None``, last).
         Never raises.
     """
-    problems: list[SpineProblem] = []
-    scalars: dict[str, tuple[str, int]] = {}
-    seen_sections: set[str] = set()
-    key_lines: dict[str, int] = {}
-    section: str | None = None
-    ports: list[PortRoute] = []
-    port_names: set[str] = set()
-    drafts: list[_SliceDraft] = []
-    slice_steps: set[str] = set()
-    current: _SliceDraft | None = None
-
+    reader = _Reader()
     for offset, raw_line in enumerate(payload.split("\n")):
-        line_no = first_line + offset
-        line = raw_line.rstrip(" \t")
-        if not line:
-            continue
-        indent = len(line) - len(line.lstrip(" \t"))
-        if "\t" in line[:indent]:
-            problems.append(SpineProblem(line_no, "tab in indentation"))
-            continue
-        if indent == 0:
-            current = None
-            match = _TOP_LEVEL.fullmatch(line)
-            key = match.group(1).lower() if match is not None else ""
-            if match is None or (key not in _SCALAR_KEYS and key not in _SECTIONS):
-                problems.append(SpineProblem(line_no, "unknown or malformed top-level line"))
-                section = None
-                continue
-            value = match.group(2).strip(" \t")
-            if key in _SECTIONS:
-                if key in seen_sections:
-                    problems.append(SpineProblem(line_no, f"repeated {key}: section"))
-                elif value:
-                    problems.append(SpineProblem(line_no, f"{key}: takes no value on its line"))
-                seen_sections.add(key)
-                key_lines.setdefault(key, line_no)
-                section = key
-                continue
-            section = None
-            if key in scalars:
-                problems.append(SpineProblem(line_no, f"repeated {key}"))
-                continue
-            scalars[key] = (value, line_no)
-            key_lines[key] = line_no
-            continue
-        if section == "ports":
-            port = _PORT_LINE.fullmatch(line)
-            if port is None:
-                problems.append(
-                    SpineProblem(line_no, "a ports: line must be two spaces, name: [tokens]")
-                )
-                continue
-            name = port.group(1)
-            tokens = _parse_tokens(port.group(2).strip(" \t"))
-            if isinstance(tokens, str):
-                problems.append(SpineProblem(line_no, f"port {name} {tokens}"))
-                continue
-            if name.lower() in port_names:
-                problems.append(SpineProblem(line_no, f"repeated port {name}"))
-                continue
-            port_names.add(name.lower())
-            ports.append(PortRoute(name, tokens, line_no))
-            continue
-        if section == "slices":
-            if indent == 2:
-                opened = _SLICE_LINE.fullmatch(line)
-                if opened is None:
-                    current = None
-                    problems.append(
-                        SpineProblem(line_no, "a slices: entry must be two spaces, sN:")
-                    )
-                    continue
-                step = opened.group(1)
-                current = _SliceDraft(step, line_no)
-                if step in slice_steps:
-                    # Its properties are read (so they are not reported) but never kept.
-                    problems.append(SpineProblem(line_no, f"repeated step {step}"))
-                    continue
-                slice_steps.add(step)
-                drafts.append(current)
-                continue
-            prop = _PROPERTY_LINE.fullmatch(line) if indent == 4 else None
-            if prop is None or current is None:
-                problems.append(
-                    SpineProblem(
-                        line_no,
-                        "a slice property must be four spaces, key: value, under an sN: entry",
-                    )
-                )
-                continue
-            key = prop.group(1)
-            if key in current.properties:
-                problems.append(SpineProblem(line_no, f"repeated {key} in {current.step}"))
-                continue
-            current.properties[key] = prop.group(2).strip(" \t")
-            current.lines[key] = line_no
-            continue
-        problems.append(SpineProblem(line_no, "indented line outside ports:/slices:"))
-
-    schema_version = 0
-    version = scalars.get("spine_schema_version")
-    if version is None:
-        problems.append(SpineProblem(None, "no spine_schema_version"))
-    elif version[0] not in ("1", "2"):
-        problems.append(SpineProblem(version[1], "spine_schema_version must be 1 or 2"))
-    else:
-        schema_version = int(version[0])
-
-    generated_at = ""
-    instant: Instant | None = None
-    stamp = scalars.get("generated_at")
-    if stamp is None:
-        problems.append(SpineProblem(None, "no generated_at"))
-    else:
-        generated_at = stamp[0]
-        instant = parse_instant(generated_at)
-        if instant is None:
-            problems.append(
-                SpineProblem(stamp[1], "generated_at is not a YYYY-MM-DDTHH:MM:SS[.f]Z instant")
-            )
-
-    slice_comment_id: str | None = None
-    pointer = scalars.get("slice_comment_id")
-    if pointer is not None and pointer[0]:
-        if _COMMENT_ID.fullmatch(pointer[0]) and int(pointer[0]) > 0:
-            slice_comment_id = str(int(pointer[0]))
-        else:
-            problems.append(SpineProblem(pointer[1], "slice_comment_id is not a positive integer"))
-
-    slices = [entry for entry in (_finish_slice(d, problems) for d in drafts) if entry]
-    if not ports and "ports" not in seen_sections:
-        problems.append(SpineProblem(None, "no ports: section"))
-    elif not ports:
-        problems.append(SpineProblem(None, "no port under ports:"))
-    if not drafts and "slices" not in seen_sections:
-        problems.append(SpineProblem(None, "no slices: section"))
-    elif not drafts:
-        problems.append(SpineProblem(None, "no slice under slices:"))
-
-    if problems or instant is None:
-        problems.sort(key=lambda problem: (problem.line is None, problem.line or 0))
-        return SpineParse(None, tuple(problems))
-    coverage = scalars.get("coverage")
-    return SpineParse(
-        Spine(
-            schema_version=schema_version,
-            generated_at=generated_at,
-            instant=instant,
-            coverage=None if coverage is None else coverage[0],
-            coverage_line=None if coverage is None else coverage[1],
-            slice_comment_id=slice_comment_id,
-            ports=tuple(ports),
-            slices=tuple(slices),
-            key_lines=key_lines,
-        ),
-        (),
-    )
+        reader.line(first_line + offset, raw_line)
+    return reader.finish()

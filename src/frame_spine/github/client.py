@@ -1,10 +1,8 @@
-"""Fetching issue comments from the GitHub REST API with PyGithub (SPEC 6 steps 1-2).
+"""Fetching issue comments from the GitHub REST API (SPEC 6 steps 1-2, SPEC 10-11 listings).
 
-An edge. PyGithub builds each request (URL, query, token, headers); it goes out through the
-wire of :mod:`frame_spine.github.transport` (one deadline per attempt, same-origin redirects only,
-a 32 MiB cap, a debug record per request); :mod:`frame_spine.github.payloads` reads the
-answers (UTF-8 whatever the content type, the comment asked for and no other); retries and
-rate-limit waits are decided by :mod:`frame_spine.github.retry`. Every failure becomes a
+An edge. Requests go through an :class:`~frame_spine.github.session.ApiSession` (PyGithub
+over our wire, with retries); :mod:`frame_spine.github.payloads` reads the answers (UTF-8
+whatever the content type, the comment asked for and no other). Every failure becomes a
 :class:`Failure` with a SPEC 6 status and a message in words, never an exception and
 never a library's exception text. Requests: one ``GET /repos/{owner}/{repo}/issues/comments/
 {id}`` per comment (no repository, user or rate-limit lookups); listings page by page.
@@ -13,41 +11,29 @@ never a library's exception text. Requests: one ``GET /repos/{owner}/{repo}/issu
 from __future__ import annotations
 
 import functools
-import threading
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from contextlib import contextmanager
-from dataclasses import dataclass
 from typing import Any, TypeVar
 from urllib.parse import urlencode, urljoin
 
 import requests.utils
-from github import Auth, Github
 from github.Requester import Requester
 
-from .. import __version__
 from ..core.status import Failure, Status
 from ..inputs import ApiTarget
 from .auth import TokenProblem, clean_token
 from .payloads import (
     FetchedComment,
     Unusable,
-    api_message,
     read_comment,
     read_comment_page,
     read_issue_numbers,
 )
 from .request_log import RequestListener
-from .retry import RequestFailure, decide
-from .transport import Answer, Wire, WireError, WireRun, unusable
+from .session import ApiSession, ApiSettings, unexpected
+from .transport import Answer, Wire, unusable
 from .urls import Origin
-
-#: The public API, used when neither the input nor ``GITHUB_API_URL`` names one.
-PUBLIC_API_URL = "https://api.github.com"
-ACCEPT = "application/vnd.github+json"
-API_VERSION = "2022-11-28"
-USER_AGENT = f"frame-spine-lookup/{__version__}"
 
 T = TypeVar("T")
 #: Reads one listing page: (body, content type, redirected) -> items, or why not.
@@ -69,33 +55,6 @@ def _page_key(origin: Origin, path: str) -> str:
     """A listing page's URL as PyGithub sends it (query parameters sorted), so that a page
     is recognised however a ``Link`` header spells it."""
     return Requester.add_parameters_to_url(origin.url(path), {})
-
-
-@dataclass(frozen=True, slots=True)
-class ApiSettings:
-    """Where and how to fetch.
-
-    Attributes:
-        repository: ``OWNER/NAME``.
-        api_url: the REST API root, e.g. ``https://api.github.com`` or
-            ``https://ghe.example.com/api/v3`` (no trailing slash needed).
-        token: the token, or ``None`` for unauthenticated requests. Never logged.
-        timeout: seconds each attempt may take in all (connect, headers, body, redirects).
-        max_wait: seconds of rate-limit waiting allowed per comment.
-    """
-
-    repository: str
-    api_url: str
-    token: str | None
-    timeout: int = 10
-    max_wait: int = 60
-
-    def __repr__(self) -> str:  # keep the token out of any log or traceback
-        return (
-            f"ApiSettings(repository={self.repository!r}, api_url={self.api_url!r}, "
-            f"token={'***' if self.token else None}, timeout={self.timeout}, "
-            f"max_wait={self.max_wait})"
-        )
 
 
 class CommentFetcher:
@@ -125,14 +84,9 @@ class CommentFetcher:
         on_request: RequestListener | None = None,
         token_problem: TokenProblem | None = None,
     ) -> None:
-        self._settings = settings
-        self._sleep = sleep
-        self._clock = clock
-        self._lock = threading.Lock()
-        self._rate_limit_waited = 0.0
-        self._run = WireRun(on_request)
-        self._token_problem = token_problem
-        self._idle: list[tuple[Github, Wire]] = []
+        self._session = ApiSession(
+            settings, sleep=sleep, clock=clock, on_request=on_request, token_problem=token_problem
+        )
 
     @classmethod
     def for_target(
@@ -170,123 +124,31 @@ class CommentFetcher:
     @property
     def repository(self) -> str:
         """The repository this fetcher reads, ``OWNER/NAME``."""
-        return self._settings.repository
+        return self._session.settings.repository
+
+    def close(self) -> None:
+        """Close the kept-alive connections (optional: they close when the process ends)."""
+        self._session.close()
 
     @property
     def requests_made(self) -> int:
         """Requests sent so far: every attempt and every redirect hop."""
-        return self._run.requests_made
-
-    def _refused(self, what: str) -> Failure | None:
-        """``gh-auth-expired`` without a request when the token cannot be sent (SPEC 6)."""
-        if self._token_problem is None:
-            return None
-        return Failure(
-            Status.GH_AUTH_EXPIRED,
-            f"{what}: {self._token_problem.message}, which an HTTP header cannot carry: "
-            "no request was made; fix the token",
-        )
-
-    @contextmanager
-    def _connected(self) -> Iterator[tuple[Requester, Wire]]:
-        """A PyGithub requester (URLs, token, headers) and the wire it sends through, for one
-        thread at a time: an idle one is reused (its kept-alive connection saves a TCP and
-        TLS handshake for a sequential fetch, e.g. an ``auto`` sibling or audit's siblings),
-        else a new one is made (plan and sibling fetched concurrently get one each)."""
-        with self._lock:
-            connected = self._idle.pop() if self._idle else None
-        if connected is None:
-            settings = self._settings
-            client = Github(
-                auth=Auth.Token(settings.token) if settings.token else None,
-                base_url=settings.api_url.rstrip("/"),
-                timeout=settings.timeout,
-                user_agent=USER_AGENT,
-                retry=None,
-                seconds_between_requests=None,
-                seconds_between_writes=None,
-                lazy=True,
-                api_version=API_VERSION,
-            )
-            connected = (client, Wire(settings.api_url, settings.timeout, self._run))
-        client, wire = connected
-        try:
-            yield client.requester, wire
-        finally:
-            with self._lock:
-                self._idle.append(connected)
-
-    def close(self) -> None:
-        """Close the kept-alive connections (optional: they close when the process ends)."""
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for client, wire in idle:
-            wire.close()
-            client.close()
-
-    def _url(self, path: str) -> str:
-        return f"{self._settings.api_url.rstrip('/')}/repos/{self._settings.repository}/{path}"
-
-    @staticmethod
-    def _get(requester: Requester, wire: Wire, url: str) -> Answer:
-        """One GET through PyGithub and the wire; an error status is a :class:`WireError`."""
-        connection = wire.connection()
-        requester.requestJson("GET", url, headers={"Accept": ACCEPT}, cnx=connection)
-        answer = connection.answer
-        assert answer is not None, "PyGithub asks the connection for its answer"
-        if not 200 <= answer.status <= 299:
-            failure = RequestFailure("http", answer.status, answer.fields, api_message(answer.body))
-            raise WireError(failure)
-        return answer
+        return self._session.run.requests_made
 
     def _get_comment(self, requester: Requester, wire: Wire, comment_id: int) -> FetchedComment:
-        answer = self._get(requester, wire, self._url(f"issues/comments/{comment_id}"))
+        answer = self._session.get(
+            requester, wire, self._session.url(f"issues/comments/{comment_id}")
+        )
         comment = read_comment(
             answer.body,
             answer.fields.get("content-type", ""),
             comment_id=comment_id,
-            repository=self._settings.repository,
+            repository=self._session.settings.repository,
             redirected=answer.redirected,
         )
         if isinstance(comment, Unusable):
             raise unusable(comment.detail, answer.fields)
         return comment
-
-    def _retrying(self, what: str, attempt_once: Callable[[], T]) -> T | Failure:
-        """Call ``attempt_once`` until it succeeds or the SPEC 6 policy gives up.
-
-        5xx/connection attempts are counted per request; rate-limit waits draw on one budget
-        (``max-wait``) shared by every request of this fetcher, i.e. of one lookup.
-        """
-        settings = self._settings
-        attempt = 0
-        rate_limit_retries = 0
-        while True:
-            try:
-                return attempt_once()
-            except WireError as exc:
-                failure = exc.failure
-            if failure.kind != "http" or failure.status not in (403, 429):
-                attempt += 1
-            with self._lock:
-                rate_limit_waited = self._rate_limit_waited
-            decision = decide(
-                failure,
-                what=what,
-                attempt=max(attempt, 1),
-                rate_limit_retries=rate_limit_retries,
-                rate_limit_waited=rate_limit_waited,
-                max_wait=settings.max_wait,
-                timeout=settings.timeout,
-                now=self._clock(),
-            )
-            if isinstance(decision, Failure):
-                return decision
-            if decision.rate_limit:
-                rate_limit_retries += 1
-                with self._lock:
-                    self._rate_limit_waited += decision.seconds
-            self._sleep(decision.seconds)
 
     def fetch(self, comment_id: int, role: str) -> FetchedComment | Failure:
         """Fetch one comment, retrying as :func:`frame_spine.github.retry.decide` says.
@@ -300,15 +162,17 @@ class CommentFetcher:
             of the repository unless the API redirected), or a :class:`Failure` with the
             SPEC 6 status. Never raises.
         """
-        what = f"{role} comment {comment_id} in {self._settings.repository}"
-        refused = self._refused(what)
+        what = f"{role} comment {comment_id} in {self._session.settings.repository}"
+        refused = self._session.refused(what)
         if refused is not None:
             return refused
         try:
-            with self._connected() as (requester, wire):
-                return self._retrying(what, lambda: self._get_comment(requester, wire, comment_id))
+            with self._session.connected() as (requester, wire):
+                return self._session.retrying(
+                    what, lambda: self._get_comment(requester, wire, comment_id)
+                )
         except Exception as exc:  # a defect, never a network condition: no library text
-            return _unexpected(what, exc)
+            return unexpected(what, exc)
 
     def fetch_if_exists(self, comment_id: int, role: str) -> FetchedComment | Failure | None:
         """Like :meth:`fetch`, but a comment that is not there (404/410) is ``None``: a
@@ -335,7 +199,7 @@ class CommentFetcher:
                 answer.fields,
             )
         url = _page_key(origin, path)
-        if self._run.fetched_page(url):
+        if self._session.run.fetched_page(url):
             shown = path if len(path) <= 120 else path[:117] + "..."
             raise unusable(
                 "a pagination link of the GitHub API loops back to a page already fetched "
@@ -352,7 +216,7 @@ class CommentFetcher:
         read: PageReader[T],
         redirected: bool,
     ) -> tuple[list[T], str | None, bool]:
-        answer = self._get(requester, wire, url)
+        answer = self._session.get(requester, wire, url)
         redirected = redirected or answer.redirected
         items = read(answer.body, answer.fields.get("content-type", ""), redirected)
         if isinstance(items, Unusable):
@@ -362,29 +226,29 @@ class CommentFetcher:
     def _pages(
         self, path: str, what: str, parameters: dict[str, Any], read: PageReader[T]
     ) -> Iterator[list[T] | Failure]:
-        refused = self._refused(what)
+        refused = self._session.refused(what)
         if refused is not None:
             yield refused
             return
         try:
-            with self._connected() as (requester, wire):
+            with self._session.connected() as (requester, wire):
                 query = urlencode({"per_page": 100, **parameters})
-                origin, first = Origin.of(self._url(f"{path}?{query}"))
+                origin, first = Origin.of(self._session.url(f"{path}?{query}"))
                 url: str | None = _page_key(origin, first)
                 redirected = False
                 while url is not None:
-                    self._run.claim_page(url)
+                    self._session.run.claim_page(url)
                     get_page = functools.partial(
                         self._get_page, requester, wire, url, read, redirected
                     )
-                    outcome = self._retrying(what, get_page)
+                    outcome = self._session.retrying(what, get_page)
                     if isinstance(outcome, Failure):
                         yield outcome
                         return
                     items, url, redirected = outcome
                     yield items
         except Exception as exc:  # a defect, never a network condition: no library text
-            yield _unexpected(what, exc)
+            yield unexpected(what, exc)
 
     def pages(
         self,
@@ -415,7 +279,7 @@ class CommentFetcher:
             when a page cannot be fetched or is not a list of this repository's comments
             (any repository's after a redirect: a renamed repository).
         """
-        repository = self._settings.repository
+        repository = self._session.settings.repository
 
         def read(body: bytes | bytearray, kind: str, redirected: bool) -> Any:
             return read_comment_page(
@@ -459,11 +323,3 @@ def not_found_as_none(outcome: FetchedComment | Failure) -> FetchedComment | Fai
     if isinstance(outcome, Failure) and outcome.status is Status.COMMENT_NOT_FOUND:
         return None
     return outcome
-
-
-def _unexpected(what: str, exc: Exception) -> Failure:
-    """A defect met while fetching, named by its class only (its text could quote anything)."""
-    return Failure(
-        Status.ERROR,
-        f"{what}: the request failed unexpectedly ({exc.__class__.__name__})",
-    )

@@ -26,24 +26,18 @@ whatever ``Content-Type`` says.
 
 from __future__ import annotations
 
-import contextlib
 import http.client
-import socket
-import ssl
 import threading
 import time
-from collections.abc import ItemsView, Iterator, Mapping
-from contextvars import ContextVar
-from typing import Any
+from collections.abc import ItemsView, Mapping
 from urllib.parse import urljoin, urlsplit
 
 import requests
 import urllib3
 from github.Requester import HTTPRequestsConnectionClass, RequestsResponse
-from requests.adapters import HTTPAdapter
-from urllib3.connection import HTTPConnection, HTTPSConnection
-from urllib3.connectionpool import HTTPConnectionPool, HTTPSConnectionPool
 
+from .deadline import CURRENT_DEADLINE, Deadline, WatchedAdapter
+from .failures import failure_of, quoted
 from .request_log import RequestListener, RequestRecord
 from .retry import RequestFailure
 from .urls import Origin
@@ -115,119 +109,6 @@ class WireRun:
     def report(self, record: RequestRecord) -> None:
         if self._listener is not None:
             self._listener(record)
-
-
-class _Deadline:
-    """The end of one attempt: when it passes, every connection being watched is shut down,
-    which ends any read or write blocked on it (the thread then sees an error or an end of
-    file), whatever phase it is in.
-
-    It watches duplicates of the sockets' file descriptors (shutting a duplicate down shuts
-    the connection down; closing it does not), owned here and closed by :meth:`finish`: a
-    connection may close or hand its socket on (TLS wrapping, a response that keeps it)
-    without the watch losing track of it.
-    """
-
-    def __init__(self, seconds: float) -> None:
-        self._at = time.monotonic() + seconds
-        self._lock = threading.Lock()
-        self._sockets: list[socket.socket] = []
-        self.expired = False
-        self._timer = threading.Timer(seconds, self._expire)
-        self._timer.daemon = True
-        self._timer.start()
-
-    def remaining(self) -> float:
-        return max(0.0, self._at - time.monotonic())
-
-    @property
-    def passed(self) -> bool:
-        return self.expired or self.remaining() <= 0
-
-    def watch(self, sock: socket.socket) -> None:
-        """Shut ``sock``'s connection down when the deadline passes (at once if it has)."""
-        try:
-            duplicate = socket.fromfd(sock.fileno(), sock.family, sock.type)
-        except OSError:
-            return  # closed already: nothing to interrupt
-        with self._lock:
-            self._sockets.append(duplicate)
-            if self.expired:
-                _shut(duplicate)
-
-    def _expire(self) -> None:
-        with self._lock:
-            self.expired = True
-            for sock in self._sockets:
-                _shut(sock)
-
-    def finish(self) -> None:
-        """Stop the watchdog and close the duplicates (the connections stay open)."""
-        self._timer.cancel()
-        with self._lock:
-            for sock in self._sockets:
-                sock.close()
-            self._sockets.clear()
-
-
-def _shut(sock: socket.socket) -> None:
-    with contextlib.suppress(OSError):  # already closed: nothing left to interrupt
-        sock.shutdown(socket.SHUT_RDWR)
-
-
-#: The deadline of the attempt this thread is making (set around each request).
-_DEADLINE: ContextVar[_Deadline | None] = ContextVar("frame_spine_deadline", default=None)
-
-
-def _watch(sock: socket.socket | None) -> None:
-    deadline = _DEADLINE.get()
-    if deadline is not None and sock is not None:
-        deadline.watch(sock)
-
-
-class _WatchedConnection(HTTPConnection):
-    """A urllib3 connection that puts its socket under the current attempt's deadline as soon
-    as it connects (so the TLS handshake is covered too) and, when kept alive, again at each
-    request."""
-
-    def _new_conn(self) -> socket.socket:
-        sock = super()._new_conn()
-        _watch(sock)
-        return sock
-
-    def request(self, *args: Any, **kwargs: Any) -> None:
-        if self.sock is not None:  # kept alive from an earlier request
-            _watch(self.sock)
-        super().request(*args, **kwargs)
-
-
-class _WatchedHTTPSConnection(_WatchedConnection, HTTPSConnection):
-    """:class:`_WatchedConnection` over TLS."""
-
-
-class _HTTPPool(HTTPConnectionPool):
-    ConnectionCls = _WatchedConnection
-
-
-class _HTTPSPool(HTTPSConnectionPool):
-    ConnectionCls = _WatchedHTTPSConnection
-
-
-_POOLS: dict[str, type[HTTPConnectionPool]] = {"http": _HTTPPool, "https": _HTTPSPool}
-
-
-class _Adapter(HTTPAdapter):
-    """requests' adapter with the watched connections (direct and through HTTP proxies)."""
-
-    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
-        super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = _POOLS
-
-    def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
-        manager = super().proxy_manager_for(proxy, **proxy_kwargs)
-        if not proxy.lower().startswith("socks"):  # SOCKS pools are their own
-            manager.pool_classes_by_scheme = _POOLS
-        return manager
 
 
 def _no_netrc(request: requests.PreparedRequest) -> requests.PreparedRequest:
@@ -316,7 +197,7 @@ class Wire:
         self._run = run
         self._session = requests.Session()
         self._session.auth = _no_netrc
-        adapter = _Adapter(pool_connections=1, pool_maxsize=1)
+        adapter = WatchedAdapter(pool_connections=1, pool_maxsize=1)
         self._session.mount("http://", adapter)
         self._session.mount("https://", adapter)
 
@@ -339,7 +220,7 @@ class Wire:
         """
         url = self.origin.url(path)
         chain = [url]
-        deadline = _Deadline(self._timeout)
+        deadline = Deadline(self._timeout)
         try:
             while True:
                 status, fields, body = self._hop(method, url, headers, deadline)
@@ -366,7 +247,7 @@ class Wire:
             )
         target = origin.url(path)
         if target in chain or self._run.fetched_page(target):
-            raise unusable(f"the GitHub API redirected in a loop (back to {_quoted(path)})", fields)
+            raise unusable(f"the GitHub API redirected in a loop (back to {quoted(path)})", fields)
         if len(chain) > MAX_REDIRECTS:
             raise unusable(f"the GitHub API redirected more than {MAX_REDIRECTS} times", fields)
         chain.append(target)
@@ -391,7 +272,7 @@ class Wire:
         )
 
     def _hop(
-        self, method: str, url: str, headers: Mapping[str, str], deadline: _Deadline
+        self, method: str, url: str, headers: Mapping[str, str], deadline: Deadline
     ) -> tuple[int, dict[str, str], bytearray]:
         """One request and its whole answer (body capped), within the deadline."""
         self._run.count()
@@ -402,7 +283,7 @@ class Wire:
             if deadline.passed:
                 raise WireError(RequestFailure("timeout"))
             remaining = deadline.remaining()
-            armed = _DEADLINE.set(deadline)
+            armed = CURRENT_DEADLINE.set(deadline)
             try:
                 response = self._send(method, url, headers, remaining)
                 try:
@@ -414,7 +295,7 @@ class Wire:
                     raise
                 response.raw.release_conn()  # read to the end: kept alive
             finally:
-                _DEADLINE.reset(armed)
+                CURRENT_DEADLINE.reset(armed)
         except WireError as stopped:
             if deadline.passed and stopped.failure.kind != "malformed":
                 raise WireError(RequestFailure("timeout", headers=fields)) from None
@@ -425,7 +306,7 @@ class Wire:
             requests.RequestException,
             urllib3.exceptions.HTTPError,
         ) as exc:
-            raise WireError(_failure_of(exc, deadline, fields)) from None
+            raise WireError(failure_of(exc, deadline, fields)) from None
         finally:
             self._run.report(
                 RequestRecord(
@@ -460,79 +341,3 @@ def _read_capped(raw: urllib3.BaseHTTPResponse, fields: Mapping[str, str]) -> by
 def _path_of(url: str) -> str:
     parts = urlsplit(url)
     return parts.path + (f"?{parts.query}" if parts.query else "")
-
-
-def _quoted(text: str) -> str:
-    text = text if len(text) <= 120 else text[:117] + "..."
-    return repr(text)
-
-
-def _causes(exc: BaseException) -> Iterator[BaseException]:
-    """The exception and everything it wraps (causes, contexts, urllib3 reasons, args)."""
-    seen: set[int] = set()
-    pending = [exc]
-    while pending and len(seen) < 32:
-        current = pending.pop(0)
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        yield current
-        linked = [current.__cause__, current.__context__, getattr(current, "reason", None)]
-        linked += list(current.args)
-        pending += [item for item in linked if isinstance(item, BaseException)]
-
-
-_Causes = tuple[tuple[tuple[type[BaseException], ...], str], ...]
-#: Connection failures by what caused them, first match wins (before timeouts: urllib3's
-#: NewConnectionError is also a ConnectTimeoutError).
-_CONNECTION_CAUSES: _Causes = (
-    ((ssl.SSLCertVerificationError,), "the server's TLS certificate is not trusted"),
-    ((ssl.SSLError,), "the TLS connection failed"),
-    ((ConnectionRefusedError,), "connection refused"),
-    ((socket.gaierror, urllib3.exceptions.NameResolutionError), "the host name does not resolve"),
-    ((http.client.RemoteDisconnected,), "the connection closed before an answer"),
-    ((ConnectionResetError,), "the connection was reset"),
-)
-#: Answers broken off or not HTTP (after timeouts and compression errors).
-_BROKEN_ANSWERS: _Causes = (
-    ((http.client.IncompleteRead,), "the connection closed before the whole answer"),
-    ((http.client.HTTPException,), "the answer is not valid HTTP"),
-    ((urllib3.exceptions.ProtocolError,), "the connection closed before the whole answer"),
-    ((requests.exceptions.ProxyError,), "the proxy failed"),
-)
-
-
-def _failure_of(
-    exc: BaseException, deadline: _Deadline, fields: Mapping[str, str]
-) -> RequestFailure:
-    """What a transport exception means, in words (SPEC 6: no library exception text)."""
-    causes = list(_causes(exc))
-
-    def caused_by(*kinds: type[BaseException]) -> bool:
-        return any(isinstance(cause, kinds) for cause in causes)
-
-    if deadline.passed:
-        return RequestFailure("timeout", headers=fields)
-    for kinds, words in _CONNECTION_CAUSES:
-        if caused_by(*kinds):
-            return RequestFailure("connection", headers=fields, detail=words)
-    # urllib3's NewConnectionError is a ConnectTimeoutError too: it was handled above.
-    if caused_by(TimeoutError, requests.Timeout) or any(
-        isinstance(cause, urllib3.exceptions.TimeoutError)
-        and not isinstance(cause, urllib3.exceptions.NewConnectionError)
-        for cause in causes
-    ):
-        return RequestFailure("timeout", headers=fields)
-    if caused_by(urllib3.exceptions.DecodeError):
-        encoding = fields.get("content-encoding", "")
-        return RequestFailure(
-            "malformed",
-            headers=fields,
-            detail=f"the GitHub API's answer is not valid {_quoted(encoding)} compressed data",
-        )
-    detail = "the connection failed"
-    for kinds, words in _BROKEN_ANSWERS:
-        if caused_by(*kinds):
-            detail = words
-            break
-    return RequestFailure("connection", headers=fields, detail=detail)

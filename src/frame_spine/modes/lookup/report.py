@@ -71,6 +71,46 @@ def report(step: StepContext) -> StepReport:
     )
 
 
+def _result_output(result: LookupResult, slice_fits: bool) -> str:
+    """The ``result`` output: SPEC 5's JSON, without the slice (``"slice_omitted": true``)
+    when the slice or the whole line would pass the output limit."""
+    shown = result_dict(result)
+    text = json_line(shown)
+    if "slice" in shown and (not slice_fits or utf8_size(text) > OUTPUT_LIMIT):
+        del shown["slice"]
+        shown["slice_omitted"] = True
+        text = json_line(shown)
+    return text
+
+
+def _annotations(
+    result: LookupResult, slice_fits: bool, slice_path: str | None
+) -> list[Annotation]:
+    """An error (a warning for ``stale-spine``) for every status but ``ok``; a notice when
+    the slice is only in ``slice-file``."""
+    annotations = []
+    if result.status is not Status.OK:
+        command = "warning" if result.status is Status.STALE_SPINE else "error"
+        annotations.append(
+            Annotation(
+                command,
+                f"frame-spine lookup: {result.status.value}",
+                result.message or result.status.value,
+            )
+        )
+    if not slice_fits and slice_path is not None:
+        annotations.append(
+            Annotation(
+                "notice",
+                "frame-spine lookup: slice in slice-file only",
+                f"the slice is {utf8_size(result.slice or ''):,} bytes, over the "
+                f"{OUTPUT_LIMIT:,}-byte limit of a step output: the slice output is empty; "
+                f"the whole slice is in {slice_path}",
+            )
+        )
+    return annotations
+
+
 def lookup_report(
     outcome: OnlineLookup,
     settings: StepSettings | None,
@@ -92,12 +132,6 @@ def lookup_report(
     result = outcome.result
     slice_text = result.slice or ""
     slice_fits = utf8_size(slice_text) <= OUTPUT_LIMIT
-    shown = result_dict(result)
-    result_text = json_line(shown)
-    if "slice" in shown and (not slice_fits or utf8_size(result_text) > OUTPUT_LIMIT):
-        del shown["slice"]
-        shown["slice_omitted"] = True
-        result_text = json_line(shown)
     outputs = blank_outputs()
     outputs.update(
         {
@@ -114,29 +148,10 @@ def lookup_report(
             "current-generated-at": result.current_generated_at or "",
             "sibling-generated-at": result.sibling_generated_at or "",
             "spine-digest": result.spine_digest or "",
-            "result": result_text,
+            "result": _result_output(result, slice_fits),
         }
     )
-    annotations = []
-    if result.status is not Status.OK:
-        command = "warning" if result.status is Status.STALE_SPINE else "error"
-        annotations.append(
-            Annotation(
-                command,
-                f"frame-spine lookup: {result.status.value}",
-                result.message or result.status.value,
-            )
-        )
-    if not slice_fits and slice_path is not None:
-        annotations.append(
-            Annotation(
-                "notice",
-                "frame-spine lookup: slice in slice-file only",
-                f"the slice is {utf8_size(slice_text):,} bytes, over the {OUTPUT_LIMIT:,}-byte "
-                f"limit of a step output: the slice output is empty; the whole slice is in "
-                f"{slice_path}",
-            )
-        )
+    annotations = _annotations(result, slice_fits, slice_path)
     in_file = f"in {escape_cell(slice_path)}" if slice_path else None
     if slice_fits:
         slice_note = "in the `slice` output" + (f" and {in_file}" if in_file else "")

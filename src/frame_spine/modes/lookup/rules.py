@@ -7,7 +7,7 @@ Nothing here reads files, talks to the network or writes output.
 
 from __future__ import annotations
 
-from ...core.blocks import SLICE
+from ...core.blocks import SLICE, Block
 from ...core.identity import marker_problem, plan_identity_problem, sibling_identity_problem
 from ...core.plan import CurrentSpine, ScannedComments, current_spine, scan_bodies, shorten
 from ...core.slices import slice_step_id
@@ -105,6 +105,74 @@ def _format_steps(steps: frozenset[str]) -> str:
     return shown
 
 
+def _freshness(request: LookupRequest, current: CurrentSpine) -> tuple[str, bool] | LookupResult:
+    """Check 4: the dispatched ``generated_at`` against the spine's, as instants, with the
+    digest's hash elision (SPEC 7). Returns the dispatched value (the spine's own for
+    ``current``) and whether the digest saved the day, or the ``stale-spine`` result."""
+    spine = current.spine
+    dispatched = request.generated_at
+    if dispatched == CURRENT:
+        return spine.generated_at, False
+    if parse_instant(dispatched) == spine.instant:
+        return dispatched, False
+    if request.spine_digest == current.digest:
+        return dispatched, True
+    return LookupResult(
+        status=Status.STALE_SPINE,
+        dispatched_generated_at=dispatched,
+        current_generated_at=spine.generated_at,
+        spine_digest=current.digest,
+        message=(
+            f"the spine's generated_at is {spine.generated_at}, not the dispatched "
+            f"{dispatched}: the plan changed after this step was dispatched; "
+            "re-dispatch it from the current spine"
+        ),
+    )
+
+
+def _the_slice(
+    step: str, comments: ScannedComments, current: CurrentSpine, stamp: str | None
+) -> Block | LookupResult:
+    """Checks 7-8: the step must be in the spine and carried by exactly one slice block."""
+    spine = current.spine
+
+    def failed(status: Status, message: str, count: int | None = None) -> LookupResult:
+        return LookupResult(
+            status=status,
+            step_id=step,
+            count=count,
+            current_generated_at=spine.generated_at,
+            sibling_generated_at=stamp,
+            spine_digest=current.digest,
+            message=message,
+        )
+
+    if step not in spine.steps:
+        return failed(
+            Status.MISSING_SLICE,
+            f"step {step} is not in the spine (its steps: {_format_steps(spine.steps)})",
+        )
+    matches = [
+        candidate
+        for _comment, scanned in comments.comments()
+        for candidate in scanned.blocks
+        if candidate.name == SLICE and slice_step_id(candidate.payload) == step
+    ]
+    if not matches:
+        return failed(
+            Status.MISSING_SLICE,
+            f"step {step} is in the spine but no frame-slice block for it is in "
+            f"{comments.searched()}",
+        )
+    if len(matches) > 1:
+        return failed(
+            Status.DUPLICATE_SLICE_ID,
+            f"{len(matches)} frame-slice blocks carry step {step}; exactly one is allowed",
+            len(matches),
+        )
+    return matches[0]
+
+
 def lookup_scanned(
     request: LookupRequest,
     comments: ScannedComments,
@@ -126,83 +194,29 @@ def lookup_scanned(
     identity = _identity(request, comments)
     if identity is not None:
         return identity
-
     sibling = comments.sibling
     reusable = sibling is None or not sibling.holds_spine_head()
     current = plan_spine if plan_spine is not None and reusable else current_spine(comments)
     if isinstance(current, Failure):
         return LookupResult.of_failure(current)
-    spine = current.spine
-    digest = current.digest
-
-    elided = False
-    dispatched = request.generated_at
-    if dispatched == CURRENT:
-        dispatched = spine.generated_at
-    elif parse_instant(dispatched) != spine.instant:
-        if request.spine_digest == digest:
-            elided = True
-        else:
-            return LookupResult(
-                status=Status.STALE_SPINE,
-                dispatched_generated_at=dispatched,
-                current_generated_at=spine.generated_at,
-                spine_digest=digest,
-                message=(
-                    f"the spine's generated_at is {spine.generated_at}, not the dispatched "
-                    f"{dispatched}: the plan changed after this step was dispatched; "
-                    "re-dispatch it from the current spine"
-                ),
-            )
-
-    stamp = _stamp_check(spine, digest, comments)
+    fresh = _freshness(request, current)
+    if isinstance(fresh, LookupResult):
+        return fresh
+    dispatched, elided = fresh
+    stamp = _stamp_check(current.spine, current.digest, comments)
     if isinstance(stamp, LookupResult):
         return stamp
-
-    step = request.step_id
-    if step not in spine.steps:
-        return LookupResult(
-            status=Status.MISSING_SLICE,
-            step_id=step,
-            current_generated_at=spine.generated_at,
-            sibling_generated_at=stamp,
-            spine_digest=digest,
-            message=f"step {step} is not in the spine (its steps: {_format_steps(spine.steps)})",
-        )
-    matches = [
-        candidate
-        for _comment, scanned in comments.comments()
-        for candidate in scanned.blocks
-        if candidate.name == SLICE and slice_step_id(candidate.payload) == step
-    ]
-    if not matches:
-        where = comments.searched()
-        return LookupResult(
-            status=Status.MISSING_SLICE,
-            step_id=step,
-            current_generated_at=spine.generated_at,
-            sibling_generated_at=stamp,
-            spine_digest=digest,
-            message=f"step {step} is in the spine but no frame-slice block for it is in {where}",
-        )
-    if len(matches) > 1:
-        return LookupResult(
-            status=Status.DUPLICATE_SLICE_ID,
-            step_id=step,
-            count=len(matches),
-            current_generated_at=spine.generated_at,
-            sibling_generated_at=stamp,
-            spine_digest=digest,
-            message=f"{len(matches)} frame-slice blocks carry step {step}; exactly one is allowed",
-        )
+    found = _the_slice(request.step_id, comments, current, stamp)
+    if isinstance(found, LookupResult):
+        return found
     return LookupResult(
         status=Status.OK,
-        step_id=step,
+        step_id=request.step_id,
         generated_at=dispatched,
-        slice=matches[0].payload,
-        spine_digest=digest,
+        slice=found.payload,
+        spine_digest=current.digest,
         generated_at_elided=True if elided else None,
-        current_generated_at=spine.generated_at,
+        current_generated_at=current.spine.generated_at,
         sibling_generated_at=stamp,
     )
 

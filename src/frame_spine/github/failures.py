@@ -1,0 +1,96 @@
+"""What a transport failure means, in words (SPEC 6: messages name what happened, never a
+library's exception text).
+
+Pure: an exception raised by requests, urllib3, ``ssl`` or ``http.client`` (with its causes)
+in, a :class:`~frame_spine.github.retry.RequestFailure` out: a timeout, a connection failure
+("connection refused", "the server's TLS certificate is not trusted", ...), or an answer that
+cannot be used.
+"""
+
+from __future__ import annotations
+
+import http.client
+import socket
+import ssl
+from collections.abc import Iterator, Mapping
+
+import requests
+import urllib3
+
+from .deadline import Deadline
+from .retry import RequestFailure
+
+
+def quoted(text: str) -> str:
+    """``text`` cut to 120 characters (with ``...``), quoted as a Python literal."""
+    text = text if len(text) <= 120 else text[:117] + "..."
+    return repr(text)
+
+
+def _causes(exc: BaseException) -> Iterator[BaseException]:
+    """The exception and everything it wraps (causes, contexts, urllib3 reasons, args)."""
+    seen: set[int] = set()
+    pending = [exc]
+    while pending and len(seen) < 32:
+        current = pending.pop(0)
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        linked = [current.__cause__, current.__context__, getattr(current, "reason", None)]
+        linked += list(current.args)
+        pending += [item for item in linked if isinstance(item, BaseException)]
+
+
+_Causes = tuple[tuple[tuple[type[BaseException], ...], str], ...]
+#: Connection failures by what caused them, first match wins (before timeouts: urllib3's
+#: NewConnectionError is also a ConnectTimeoutError).
+_CONNECTION_CAUSES: _Causes = (
+    ((ssl.SSLCertVerificationError,), "the server's TLS certificate is not trusted"),
+    ((ssl.SSLError,), "the TLS connection failed"),
+    ((ConnectionRefusedError,), "connection refused"),
+    ((socket.gaierror, urllib3.exceptions.NameResolutionError), "the host name does not resolve"),
+    ((http.client.RemoteDisconnected,), "the connection closed before an answer"),
+    ((ConnectionResetError,), "the connection was reset"),
+)
+#: Answers broken off or not HTTP (after timeouts and compression errors).
+_BROKEN_ANSWERS: _Causes = (
+    ((http.client.IncompleteRead,), "the connection closed before the whole answer"),
+    ((http.client.HTTPException,), "the answer is not valid HTTP"),
+    ((urllib3.exceptions.ProtocolError,), "the connection closed before the whole answer"),
+    ((requests.exceptions.ProxyError,), "the proxy failed"),
+)
+
+
+def failure_of(exc: BaseException, deadline: Deadline, fields: Mapping[str, str]) -> RequestFailure:
+    """What a transport exception means, in words (SPEC 6: no library exception text)."""
+    causes = list(_causes(exc))
+
+    def caused_by(*kinds: type[BaseException]) -> bool:
+        return any(isinstance(cause, kinds) for cause in causes)
+
+    if deadline.passed:
+        return RequestFailure("timeout", headers=fields)
+    for kinds, words in _CONNECTION_CAUSES:
+        if caused_by(*kinds):
+            return RequestFailure("connection", headers=fields, detail=words)
+    # urllib3's NewConnectionError is a ConnectTimeoutError too: it was handled above.
+    if caused_by(TimeoutError, requests.Timeout) or any(
+        isinstance(cause, urllib3.exceptions.TimeoutError)
+        and not isinstance(cause, urllib3.exceptions.NewConnectionError)
+        for cause in causes
+    ):
+        return RequestFailure("timeout", headers=fields)
+    if caused_by(urllib3.exceptions.DecodeError):
+        encoding = fields.get("content-encoding", "")
+        return RequestFailure(
+            "malformed",
+            headers=fields,
+            detail=f"the GitHub API's answer is not valid {quoted(encoding)} compressed data",
+        )
+    detail = "the connection failed"
+    for kinds, words in _BROKEN_ANSWERS:
+        if caused_by(*kinds):
+            detail = words
+            break
+    return RequestFailure("connection", headers=fields, detail=detail)
