@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test e2e lint typecheck pytest bench clean cmark-gfm
+.PHONY: demo test e2e lint typecheck pytest bench clean cmark-gfm screenshot-tools screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -62,6 +62,19 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_audit.py
 	$(BIN)/python benchmarks/bench_regions.py
 	$(BIN)/python benchmarks/bench_wire.py
+
+# Screenshots of the job summaries as a user sees them (a development tool, not part of
+# `make test` or CI): tools/make_summaries.py runs the entrypoint against the loopback fake API
+# and writes docs/screenshots/*.md; tools/screenshot_summary.py renders each with cmark-gfm,
+# draws Mermaid and photographs it with headless Chromium into docs/screenshots/*.png.
+# screenshot-tools installs chromium, cmark-gfm, fonts and the pinned npm packages.
+screenshot-tools:
+	bash tools/setup_screenshot_tools.sh
+
+screenshots: $(VENV)/.installed-test screenshot-tools
+	PYTHONPATH=. $(BIN)/python tools/make_summaries.py docs/screenshots
+	$(BIN)/python tools/screenshot_summary.py --out-dir docs/screenshots \
+		docs/screenshots/*.md tools/summaries/*.md
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
