@@ -112,9 +112,7 @@ def run_lookup(bodies: Bodies) -> LookupResult:
     """
     code_lines.cache_clear()
     request = parse_request(
-        step_id=bodies.step_id,
-        generated_at=STAMP,
-        issue_number=bodies.issue_number,
+        {"step-id": bodies.step_id, "generated-at": STAMP, "issue-number": bodies.issue_number},
         has_sibling=bodies.sibling is not None,
     )
     if isinstance(request, Failure):

@@ -49,13 +49,15 @@ CLI = Path(sys.executable).parent / "frame-spine"
 def library_once(fake: FakeGitHub, sibling: str) -> tuple[float, str]:
     d = dispatch(sibling)
     validated = parse_online_inputs(
-        repository=REPO,
-        plan_comment_id=d["plan"],
-        slices_comment_id=sibling,
-        api_url=fake.url,
-        step_id=d["step"],
-        generated_at=d["at"],
-        issue_number=d["issue"],
+        {
+            "repository": REPO,
+            "plan-comment-id": d["plan"],
+            "slices-comment-id": sibling,
+            "api-url": fake.url,
+            "step-id": d["step"],
+            "generated-at": d["at"],
+            "issue-number": d["issue"],
+        }
     )
     assert not hasattr(validated, "status")
     target, request = validated  # type: ignore[misc]

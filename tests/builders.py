@@ -13,5 +13,5 @@ from frame_spine.modes.lookup.models import LookupRequest, LookupResult, parse_r
 def checked_request(**raw: Any) -> LookupRequest | LookupResult:
     """:func:`~frame_spine.modes.lookup.models.parse_request`, with a refused input as the
     lookup result a caller reports (as the command line and the action do)."""
-    checked = parse_request(**raw)
+    checked = parse_request(raw, has_sibling=bool(raw.pop("has_sibling", False)))
     return LookupResult.of_failure(checked) if isinstance(checked, Failure) else checked

@@ -8,6 +8,7 @@ from frame_spine.core.status import Failure, Status
 from frame_spine.github.retry import (
     RequestFailure,
     RetryAfter,
+    RetryContext,
     decide,
     request_id_note,
     retry_after_instant,
@@ -24,16 +25,7 @@ def policy(
     max_wait: float = 60,
     retries: int = 0,
 ) -> RetryAfter | Failure:
-    return decide(
-        failure,
-        what=WHAT,
-        attempt=attempt,
-        rate_limit_retries=retries,
-        rate_limit_waited=waited,
-        max_wait=max_wait,
-        timeout=10,
-        now=NOW,
-    )
+    return decide(failure, RetryContext(WHAT, attempt, retries, waited, max_wait, 10, NOW))
 
 
 def http(status: int, detail: str = "", **headers: str) -> RequestFailure:
@@ -246,7 +238,9 @@ def test_messages_carry_githubs_request_id() -> None:
     unusable = RequestFailure(
         "malformed", headers={"x-github-request-id": "AB:CD"}, detail="the answer is odd"
     )
-    assert policy(unusable) == Failure(Status.ERROR, f"{WHAT}: the answer is odd (request id AB:CD)")
+    assert policy(unusable) == Failure(
+        Status.ERROR, f"{WHAT}: the answer is odd (request id AB:CD)"
+    )
 
 
 @pytest.mark.parametrize("value", ["", "  ", "has space", "::error::x", "a" * 101, "ID\nX"])

@@ -62,14 +62,7 @@ def run_step(
     Returns:
         The :class:`~frame_spine.step.report.StepReport`. Never raises.
     """
-    settings = parse_inputs(
-        StepSettings,
-        mode=inputs["mode"],
-        fail_on=inputs["fail-on"],
-        job_summary=inputs["job-summary"],
-        slice_file=inputs["slice-file"],
-        report_file=inputs["report-file"],
-    )
+    settings = parse_inputs(StepSettings, inputs)
     if isinstance(settings, Failure):
         return _failure_report(settings)
     step = StepContext(

@@ -93,10 +93,7 @@ def _internal_error(args: argparse.Namespace, exc: Exception) -> int:
     result = LookupResult.of_failure(
         error(f"internal error ({exc.__class__.__name__}): please report it")
     )
-    if getattr(args, "format", "text") == "json":
-        console.emit(result_json(result) + "\n", untrusted=False)
-    else:
-        console.emit(result_text(result), untrusted=True)
+    console.print_result(getattr(args, "format", "text"), result, result_json, result_text)
     return 1
 
 

@@ -13,7 +13,7 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from .core.status import Failure, error
 from .github.auth import Redactor
@@ -21,7 +21,11 @@ from .inputs import api_url_or_default
 from .workflow_commands import could_be_command, wrap_untrusted
 
 if TYPE_CHECKING:
+    from .github.client import CommentFetcher
     from .github.request_log import RequestListener, RequestRecord
+    from .inputs import ApiTarget
+
+Result = TypeVar("Result")
 
 #: Where the online forms read a token (SPEC 9); every value found is redacted from all
 #: output, whichever one is used.
@@ -113,6 +117,39 @@ def token() -> str | None:
 def api_url(args: argparse.Namespace) -> str:
     """The REST API root: ``--api-url``, else ``GITHUB_API_URL``, else the public API."""
     return api_url_or_default(args.api_url, os.environ)
+
+
+def api_inputs(args: argparse.Namespace) -> dict[str, Any]:
+    """The inputs every online form shares (:class:`~frame_spine.inputs.ApiTarget`), raw and
+    by input name, from the flags: ``--repo``, the API URL, ``--timeout``, ``--max-wait``."""
+    return {
+        "repository": args.repo,
+        "api-url": api_url(args),
+        "timeout": args.timeout,
+        "max-wait": args.max_wait,
+    }
+
+
+def fetcher(target: ApiTarget, args: argparse.Namespace) -> CommentFetcher:
+    """A fetcher for ``target`` with the environment's token and, with ``--verbose``, the
+    stderr debug lines (PyGithub is imported here, by online forms only)."""
+    from .github.client import CommentFetcher
+
+    return CommentFetcher.for_target(target, token(), on_request=request_listener(args))
+
+
+def print_result(
+    output_format: str,
+    result: Result,
+    as_json: Callable[[Result], str],
+    as_text: Callable[[Result], str],
+) -> None:
+    """Print ``result`` as one JSON line or as text (comment-derived, so fenced inside a
+    GitHub Actions job when a line could be read as a workflow command)."""
+    if output_format == "json":
+        emit(as_json(result) + "\n", untrusted=False)
+    else:
+        emit(as_text(result), untrusted=True)
 
 
 def add_online_flags(group: argparse._ArgumentGroup, *, auto: bool) -> None:

@@ -6,8 +6,10 @@ malformed input. Malformed values are never usage errors and never make a reques
 
 Each checked type is an ``Annotated`` type whose validator raises ``ValueError`` with the
 message a user sees (naming the input by its kebab-case name, e.g. ``plan-comment-id``); a
-mode's input model is a plain pydantic model of such fields, parsed by :func:`parse_inputs`.
-Fields are checked in their order in the model, and the first malformed one is reported.
+mode's input model is an :class:`Inputs` model of such fields, parsed by :func:`parse_inputs`
+from raw values keyed by input name (``plan-comment-id``, as the action reads them) or by
+field name (``plan_comment_id``). Fields are checked in their order in the model, and the
+first malformed one is reported.
 """
 
 from __future__ import annotations
@@ -242,7 +244,20 @@ YamlBool = Annotated[bool, BeforeValidator(_yaml_bool)]
 WorkspacePath = Annotated[str | None, BeforeValidator(_workspace_path)]
 
 
-class ApiTarget(BaseModel):
+class Inputs(BaseModel):
+    """Base of every mode's input model: frozen; each field is read by its input name (the
+    field name in kebab case, ``plan_comment_id`` -> ``plan-comment-id``) or its own name;
+    values of other inputs are ignored."""
+
+    model_config = ConfigDict(
+        frozen=True,
+        alias_generator=lambda name: name.replace("_", "-"),
+        validate_by_name=True,
+        validate_by_alias=True,
+    )
+
+
+class ApiTarget(Inputs):
     """Where an online mode fetches from: the inputs every online mode shares.
 
     Attributes:
@@ -250,15 +265,13 @@ class ApiTarget(BaseModel):
         timeout: seconds per request, 1-600. max_wait: seconds of rate-limit waiting, 0-3600.
     """
 
-    model_config = ConfigDict(frozen=True)
-
     repository: Repository
     api_url: ApiUrl
     timeout: TimeoutSeconds = 10
     max_wait: MaxWaitSeconds = 60
 
 
-class StepSettings(BaseModel):
+class StepSettings(Inputs):
     """The action inputs that shape the step rather than what it looks at (SPEC 8).
 
     Attributes:
@@ -269,8 +282,6 @@ class StepSettings(BaseModel):
         slice_file: a workspace-relative path for the slice, or ``None``.
         report_file: a workspace-relative path for the audit's JSON report, or ``None``.
     """
-
-    model_config = ConfigDict(frozen=True)
 
     mode: Mode
     fail_on: FailOn
@@ -294,19 +305,20 @@ def first_error_message(exc: ValidationError) -> str:
 Model = TypeVar("Model", bound=BaseModel)
 
 
-def parse_inputs(model: type[Model], **raw: Any) -> Model | Failure:
+def parse_inputs(model: type[Model], raw: Mapping[str, Any]) -> Model | Failure:
     """Parse raw inputs into ``model`` (SPEC 5 input checks; every mode).
 
     Args:
-        model: a pydantic model of checked fields (this module's types).
-        raw: the raw values by field name (strings, or ``None`` for an absent input).
+        model: an :class:`Inputs` model of checked fields (this module's types).
+        raw: the raw values (strings, or ``None`` for an absent input) by input name or field
+            name; other keys are ignored.
 
     Returns:
         The model, or an ``error`` :class:`~frame_spine.core.status.Failure` naming the first
         malformed input (in field order). Never raises.
     """
     try:
-        return model(**raw)
+        return model.model_validate(raw)
     except ValidationError as exc:
         return error(first_error_message(exc))
 

@@ -11,7 +11,6 @@ never a library's exception text. Requests: one ``GET /repos/{owner}/{repo}/issu
 from __future__ import annotations
 
 import functools
-import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
@@ -57,36 +56,15 @@ def _page_key(origin: Origin, path: str) -> str:
     return Requester.add_parameters_to_url(origin.url(path), {})
 
 
-class CommentFetcher:
-    """Fetches issue comments of one repository (SPEC 6).
-
-    Args:
-        settings: the :class:`ApiSettings`.
-        sleep: how to wait (seconds); ``time.sleep`` by default.
-        clock: the current time in epoch seconds; ``time.time`` by default.
-        on_request: called with a :class:`~frame_spine.github.request_log.RequestRecord` per request
-            (every attempt and redirect hop; SPEC 8 debug logging).
-        token_problem: why the token cannot be sent; every fetch is then ``gh-auth-expired``
-            without a request.
+class CommentFetcher(ApiSession):
+    """Fetches issue comments of one repository (SPEC 6), on an
+    :class:`~frame_spine.github.session.ApiSession` (its constructor's arguments).
 
     Thread-safe: :meth:`fetch_all` fetches several comments concurrently, each with its own
     PyGithub client and connection; the run's state (requests counted, listing pages
     fetched, rate-limit waiting) is shared under a lock. ``requests_made`` counts every
     request sent, retries and redirect hops included.
     """
-
-    def __init__(
-        self,
-        settings: ApiSettings,
-        *,
-        sleep: Callable[[float], None] = time.sleep,
-        clock: Callable[[], float] = time.time,
-        on_request: RequestListener | None = None,
-        token_problem: TokenProblem | None = None,
-    ) -> None:
-        self._session = ApiSession(
-            settings, sleep=sleep, clock=clock, on_request=on_request, token_problem=token_problem
-        )
 
     @classmethod
     def for_target(
@@ -124,26 +102,20 @@ class CommentFetcher:
     @property
     def repository(self) -> str:
         """The repository this fetcher reads, ``OWNER/NAME``."""
-        return self._session.settings.repository
-
-    def close(self) -> None:
-        """Close the kept-alive connections (optional: they close when the process ends)."""
-        self._session.close()
+        return self.settings.repository
 
     @property
     def requests_made(self) -> int:
         """Requests sent so far: every attempt and every redirect hop."""
-        return self._session.run.requests_made
+        return self.run.requests_made
 
     def _get_comment(self, requester: Requester, wire: Wire, comment_id: int) -> FetchedComment:
-        answer = self._session.get(
-            requester, wire, self._session.url(f"issues/comments/{comment_id}")
-        )
+        answer = self.get(requester, wire, self.url(f"issues/comments/{comment_id}"))
         comment = read_comment(
             answer.body,
             answer.fields.get("content-type", ""),
             comment_id=comment_id,
-            repository=self._session.settings.repository,
+            repository=self.settings.repository,
             redirected=answer.redirected,
         )
         if isinstance(comment, Unusable):
@@ -162,15 +134,13 @@ class CommentFetcher:
             of the repository unless the API redirected), or a :class:`Failure` with the
             SPEC 6 status. Never raises.
         """
-        what = f"{role} comment {comment_id} in {self._session.settings.repository}"
-        refused = self._session.refused(what)
+        what = f"{role} comment {comment_id} in {self.settings.repository}"
+        refused = self.refused(what)
         if refused is not None:
             return refused
         try:
-            with self._session.connected() as (requester, wire):
-                return self._session.retrying(
-                    what, lambda: self._get_comment(requester, wire, comment_id)
-                )
+            with self.connected() as (requester, wire):
+                return self.retrying(what, lambda: self._get_comment(requester, wire, comment_id))
         except Exception as exc:  # a defect, never a network condition: no library text
             return unexpected(what, exc)
 
@@ -199,7 +169,7 @@ class CommentFetcher:
                 answer.fields,
             )
         url = _page_key(origin, path)
-        if self._session.run.fetched_page(url):
+        if self.run.fetched_page(url):
             shown = path if len(path) <= 120 else path[:117] + "..."
             raise unusable(
                 "a pagination link of the GitHub API loops back to a page already fetched "
@@ -216,7 +186,7 @@ class CommentFetcher:
         read: PageReader[T],
         redirected: bool,
     ) -> tuple[list[T], str | None, bool]:
-        answer = self._session.get(requester, wire, url)
+        answer = self.get(requester, wire, url)
         redirected = redirected or answer.redirected
         items = read(answer.body, answer.fields.get("content-type", ""), redirected)
         if isinstance(items, Unusable):
@@ -226,22 +196,22 @@ class CommentFetcher:
     def _pages(
         self, path: str, what: str, parameters: dict[str, Any], read: PageReader[T]
     ) -> Iterator[list[T] | Failure]:
-        refused = self._session.refused(what)
+        refused = self.refused(what)
         if refused is not None:
             yield refused
             return
         try:
-            with self._session.connected() as (requester, wire):
+            with self.connected() as (requester, wire):
                 query = urlencode({"per_page": 100, **parameters})
-                origin, first = Origin.of(self._session.url(f"{path}?{query}"))
+                origin, first = Origin.of(self.url(f"{path}?{query}"))
                 url: str | None = _page_key(origin, first)
                 redirected = False
                 while url is not None:
-                    self._session.run.claim_page(url)
+                    self.run.claim_page(url)
                     get_page = functools.partial(
                         self._get_page, requester, wire, url, read, redirected
                     )
-                    outcome = self._session.retrying(what, get_page)
+                    outcome = self.retrying(what, get_page)
                     if isinstance(outcome, Failure):
                         yield outcome
                         return
@@ -279,7 +249,7 @@ class CommentFetcher:
             when a page cannot be fetched or is not a list of this repository's comments
             (any repository's after a redirect: a renamed repository).
         """
-        repository = self._session.settings.repository
+        repository = self.settings.repository
 
         def read(body: bytes | bytearray, kind: str, redirected: bool) -> Any:
             return read_comment_page(

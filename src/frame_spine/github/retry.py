@@ -148,21 +148,12 @@ def _is_rate_limited(failure: RequestFailure, headers: Mapping[str, str]) -> boo
     )
 
 
-def decide(
-    failure: RequestFailure,
-    *,
-    what: str,
-    attempt: int,
-    rate_limit_retries: int,
-    rate_limit_waited: float,
-    max_wait: float,
-    timeout: float,
-    now: float,
-) -> RetryAfter | Failure:
-    """Decide between retrying and giving up after a failed request (SPEC 6).
+@dataclass(frozen=True, slots=True)
+class RetryContext:
+    """Where a request stands when it failed (the inputs of :func:`decide` besides the
+    failure).
 
-    Args:
-        failure: what went wrong.
+    Attributes:
         what: how messages name the request, e.g. ``"plan comment 123 in octo/repo"``.
         attempt: how many attempts of this request have met a 5xx or a connection failure,
             this one included (1-based).
@@ -172,6 +163,23 @@ def decide(
         max_wait: the most seconds of rate-limit waiting allowed in all (input ``max-wait``).
         timeout: the per-request timeout in seconds (input ``timeout``), for messages.
         now: the current time, seconds since the epoch.
+    """
+
+    what: str
+    attempt: int
+    rate_limit_retries: int
+    rate_limit_waited: float
+    max_wait: float
+    timeout: float
+    now: float
+
+
+def decide(failure: RequestFailure, context: RetryContext) -> RetryAfter | Failure:
+    """Decide between retrying and giving up after a failed request (SPEC 6).
+
+    Args:
+        failure: what went wrong.
+        context: where the request stands (:class:`RetryContext`).
 
     Returns:
         :class:`RetryAfter` for a 5xx or connection failure while attempts remain (1 s, then
@@ -183,33 +191,17 @@ def decide(
         status). A message ends with `` (request id ...)`` when the answer carried GitHub's
         ``x-github-request-id``.
     """
-    decision = _decide(
-        failure,
-        what=what,
-        attempt=attempt,
-        rate_limit_retries=rate_limit_retries,
-        rate_limit_waited=rate_limit_waited,
-        max_wait=max_wait,
-        timeout=timeout,
-        now=now,
-    )
+    decision = _decide(failure, context)
     if isinstance(decision, Failure):
         return Failure(decision.status, decision.message + request_id_note(failure.headers))
     return decision
 
 
-def _decide(
-    failure: RequestFailure,
-    *,
-    what: str,
-    attempt: int,
-    rate_limit_retries: int,
-    rate_limit_waited: float,
-    max_wait: float,
-    timeout: float,
-    now: float,
-) -> RetryAfter | Failure:
+def _decide(failure: RequestFailure, context: RetryContext) -> RetryAfter | Failure:
     """:func:`decide` without the request id."""
+    what, attempt, now = context.what, context.attempt, context.now
+    max_wait, timeout = context.max_wait, context.timeout
+    rate_limit_retries, rate_limit_waited = context.rate_limit_retries, context.rate_limit_waited
     headers = failure.headers or {}
     can_retry = attempt < MAX_ATTEMPTS
     if failure.kind == "timeout":

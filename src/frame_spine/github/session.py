@@ -25,7 +25,7 @@ from ..core.status import Failure, Status
 from .auth import TokenProblem
 from .payloads import api_message
 from .request_log import RequestListener
-from .retry import RequestFailure, decide
+from .retry import RequestFailure, RetryContext, decide
 from .transport import Answer, Wire, WireError, WireRun
 
 ACCEPT = "application/vnd.github+json"
@@ -176,16 +176,16 @@ class ApiSession:
                 attempt += 1
             with self._lock:
                 rate_limit_waited = self._rate_limit_waited
-            decision = decide(
-                failure,
-                what=what,
-                attempt=max(attempt, 1),
-                rate_limit_retries=rate_limit_retries,
-                rate_limit_waited=rate_limit_waited,
-                max_wait=settings.max_wait,
-                timeout=settings.timeout,
-                now=self._clock(),
+            context = RetryContext(
+                what,
+                max(attempt, 1),
+                rate_limit_retries,
+                rate_limit_waited,
+                settings.max_wait,
+                settings.timeout,
+                self._clock(),
             )
+            decision = decide(failure, context)
             if isinstance(decision, Failure):
                 return decision
             if decision.rate_limit:

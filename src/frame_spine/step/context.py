@@ -48,11 +48,15 @@ class StepContext:
         """``api-url``, else the runner's ``GITHUB_API_URL``, else the public API (SPEC 8)."""
         return api_url_or_default(self.inputs["api-url"], self.environ)
 
-    def seconds(self) -> dict[str, str]:
-        """The ``timeout`` and ``max-wait`` inputs, defaults filled in (SPEC 8)."""
+    def resolved_inputs(self) -> dict[str, str]:
+        """Every input by name, with the shared ones resolved (SPEC 8): ``repository`` and
+        ``api-url`` with their fallbacks, ``timeout`` and ``max-wait`` with their defaults."""
         return {
+            **self.inputs,
+            "repository": self.repository(),
+            "api-url": self.api_url(),
             "timeout": self.inputs["timeout"] or "10",
-            "max_wait": self.inputs["max-wait"] or "60",
+            "max-wait": self.inputs["max-wait"] or "60",
         }
 
     def fetcher(self, target: ApiTarget) -> CommentFetcher:

@@ -28,31 +28,19 @@ def run(args: argparse.Namespace, _parser: argparse.ArgumentParser) -> int:
     """``frame-spine audit``: exit 0 when clean, 1 for findings or a failed fetch."""
     # Imported here: only audits pay for audit mode and PyGithub.
     from ...core.status import Failure
-    from ...github.client import CommentFetcher
     from ...inputs import parse_inputs
     from .models import AuditReport, AuditTarget
     from .online import audit_online
     from .render import audit_json, audit_text
 
     target = parse_inputs(
-        AuditTarget,
-        repository=args.repo,
-        api_url=console.api_url(args),
-        state=args.state,
-        since=args.since,
-        timeout=args.timeout,
-        max_wait=args.max_wait,
+        AuditTarget, {**console.api_inputs(args), "issue-state": args.state, "since": args.since}
     )
     if isinstance(target, Failure):
         report = AuditReport.of_failure(target, str(args.repo))
     else:
-        listener = console.request_listener(args)
-        fetcher = CommentFetcher.for_target(target, console.token(), on_request=listener)
-        report = audit_online(target, fetcher)
-    if args.format == "json":
-        console.emit(audit_json(report) + "\n", untrusted=False)
-    else:
-        console.emit(audit_text(report), untrusted=True)
+        report = audit_online(target, console.fetcher(target, args))
+    console.print_result(args.format, report, audit_json, audit_text)
     return report.exit_code
 
 

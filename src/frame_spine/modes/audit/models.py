@@ -102,9 +102,9 @@ class AuditTarget(ApiTarget):
 
     Attributes:
         repository, api_url, timeout, max_wait: as for the other online modes.
-        state: ``open`` (default), ``closed`` or ``all`` (``all`` lists no issues).
+        issue_state: ``open`` (default), ``closed`` or ``all`` (``all`` lists no issues).
         since: a contract timestamp: only comments updated since then are listed.
     """
 
-    state: IssueState = "open"
+    issue_state: IssueState = "open"
     since: Since = None

@@ -27,10 +27,10 @@ def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
     """
     repository = target.repository
     issues: set[int] | None = None
-    if target.state != "all":
+    if target.issue_state != "all":
         issues = set()
         for numbers in fetcher.issue_numbers(
-            target.state, f"the {target.state} issues of {repository}"
+            target.issue_state, f"the {target.issue_state} issues of {repository}"
         ):
             if isinstance(numbers, Failure):
                 return AuditReport.of_failure(numbers, repository, fetcher.requests_made)

@@ -24,17 +24,9 @@ def report(step: StepContext) -> StepReport:
     """Audit a repository for the action (SPEC 11, 8): inputs -> listings -> classify ->
     ``report-file`` -> the report (outputs with counts, summary table, annotations). Never
     raises."""
-    repository = step.repository()
-    target = parse_inputs(
-        AuditTarget,
-        repository=repository,
-        api_url=step.api_url(),
-        state=step.inputs["issue-state"],
-        since=step.inputs["since"],
-        **step.seconds(),
-    )
+    target = parse_inputs(AuditTarget, step.resolved_inputs())
     if isinstance(target, Failure):
-        audit = AuditReport.of_failure(target, repository)
+        audit = AuditReport.of_failure(target, step.repository())
     else:
         audit = audit_online(target, step.fetcher(target))
     return _step_report(step, audit)

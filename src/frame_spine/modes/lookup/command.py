@@ -50,11 +50,7 @@ def _print(result: LookupResult, output_format: str) -> int:
     """Print a result in SPEC 5's JSON or text format; return its exit code."""
     from .render import result_json, result_text
 
-    if output_format == "json":
-        console.emit(result_json(result) + "\n", untrusted=False)
-    else:
-        untrusted = result.slice is not None or result.message is not None
-        console.emit(result_text(result), untrusted=untrusted)
+    console.print_result(output_format, result, result_json, result_text)
     return result.exit_code
 
 
@@ -91,18 +87,22 @@ def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         parser.error("--slices-body needs --plan-body")
 
 
+def _dispatch_inputs(args: argparse.Namespace) -> dict[str, str | None]:
+    """The dispatch inputs from the flags, by input name (SPEC 5)."""
+    return {
+        "step-id": args.step_id,
+        "generated-at": args.generated_at,
+        "spine-digest": args.spine_digest,
+        "issue-number": args.issue_number,
+    }
+
+
 def _lookup_local(args: argparse.Namespace) -> LookupResult:
     from ...core.status import Failure
     from .models import LookupResult, parse_request
     from .rules import lookup
 
-    request = parse_request(
-        step_id=args.step_id,
-        generated_at=args.generated_at,
-        spine_digest=args.spine_digest,
-        issue_number=args.issue_number,
-        has_sibling=args.slices_body is not None,
-    )
+    request = parse_request(_dispatch_inputs(args), has_sibling=args.slices_body is not None)
     if isinstance(request, Failure):
         return LookupResult.of_failure(request)
     if args.comment_body_path is not None or args.comment_body_stdin:
@@ -119,30 +119,23 @@ def _lookup_local(args: argparse.Namespace) -> LookupResult:
 
 
 def _lookup_online(args: argparse.Namespace) -> LookupResult:
-    # Imported here: the offline path must not pay for PyGithub's import.
+    # Imported here: the offline path must not pay for fetching (nor for PyGithub).
     from ...core.status import Failure
-    from ...github.client import CommentFetcher
     from .models import LookupResult, parse_online_inputs
     from .online import lookup_online
 
     validated = parse_online_inputs(
-        repository=args.repo,
-        plan_comment_id=args.plan_comment_id,
-        slices_comment_id=args.slices_comment_id,
-        api_url=console.api_url(args),
-        step_id=args.step_id,
-        generated_at=args.generated_at,
-        spine_digest=args.spine_digest,
-        issue_number=args.issue_number,
-        timeout=args.timeout,
-        max_wait=args.max_wait,
+        {
+            **console.api_inputs(args),
+            **_dispatch_inputs(args),
+            "plan-comment-id": args.plan_comment_id,
+            "slices-comment-id": args.slices_comment_id,
+        }
     )
     if isinstance(validated, Failure):
         return LookupResult.of_failure(validated)
     target, request = validated
-    listener = console.request_listener(args)
-    fetcher = CommentFetcher.for_target(target, console.token(), on_request=listener)
-    return lookup_online(target, request, fetcher).result
+    return lookup_online(target, request, console.fetcher(target, args)).result
 
 
 def run_lookup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:

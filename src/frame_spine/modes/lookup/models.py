@@ -7,6 +7,7 @@ exception, and no request is made.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
@@ -15,6 +16,7 @@ from ...core.status import Failure, Status, error
 from ...inputs import (
     ApiTarget,
     DispatchedAt,
+    Inputs,
     OptionalId,
     RequiredId,
     SiblingId,
@@ -72,7 +74,7 @@ class LookupResult(BaseModel):
         return cls(status=failure.status, message=failure.message)
 
 
-class LookupRequest(BaseModel):
+class LookupRequest(Inputs):
     """Validated dispatch inputs of a lookup (SPEC 5 input checks); see :func:`parse_request`.
 
     Attributes:
@@ -81,8 +83,6 @@ class LookupRequest(BaseModel):
         spine_digest: ``"sha256:<64 lowercase hex>"`` or ``None``.
         issue_number: a positive integer or ``None``.
     """
-
-    model_config = ConfigDict(frozen=True)
 
     step_id: StepId
     generated_at: DispatchedAt
@@ -105,51 +105,32 @@ _SIBLING_WITHOUT_ISSUE = (
 )
 
 
-def parse_request(
-    *,
-    step_id: Any,
-    generated_at: Any,
-    spine_digest: Any = None,
-    issue_number: Any = None,
-    has_sibling: bool = False,
-) -> LookupRequest | Failure:
+def parse_request(raw: Mapping[str, Any], *, has_sibling: bool = False) -> LookupRequest | Failure:
     """Run the input checks of SPEC 5 on raw dispatch inputs.
 
     Args:
-        step_id, generated_at, spine_digest, issue_number: raw values (strings from a CLI or
-            ``INPUT_*`` variables; empty or ``None`` for an absent optional input).
+        raw: ``step-id``, ``generated-at``, ``spine-digest``, ``issue-number`` (by input or
+            field name): strings from a CLI or ``INPUT_*`` variables, empty or ``None`` for an
+            absent optional input.
         has_sibling: whether a sibling (id or body) was supplied; a sibling without an issue
             number cannot be identity-checked and is an ``error``.
 
     Returns:
         A :class:`LookupRequest`, or an ``error`` failure naming the first malformed input.
     """
-    request = parse_inputs(
-        LookupRequest,
-        step_id=step_id,
-        generated_at=generated_at,
-        spine_digest=spine_digest,
-        issue_number=issue_number,
-    )
+    request = parse_inputs(LookupRequest, raw)
     if isinstance(request, LookupRequest) and has_sibling and request.issue_number is None:
         return error(_SIBLING_WITHOUT_ISSUE)
     return request
 
 
-def parse_online_inputs(
-    *,
-    repository: Any,
-    plan_comment_id: Any,
-    slices_comment_id: Any,
-    api_url: Any,
-    step_id: Any,
-    generated_at: Any,
-    spine_digest: Any = None,
-    issue_number: Any = None,
-    timeout: Any = 10,
-    max_wait: Any = 60,
-) -> tuple[OnlineTarget, LookupRequest] | Failure:
+def parse_online_inputs(raw: Mapping[str, Any]) -> tuple[OnlineTarget, LookupRequest] | Failure:
     """Run SPEC 5's input checks for an online lookup; no request is made.
+
+    Args:
+        raw: the action's inputs (or the CLI's flags) by input name: the dispatch inputs of
+            :func:`parse_request`, then ``repository``, ``api-url``, ``timeout``,
+            ``max-wait``, ``plan-comment-id``, ``slices-comment-id``.
 
     Order: a missing plan comment id is ``comment-id-missing``; then the dispatch inputs
     (step id, ``generated_at``, digest, issue number), then where to fetch (repository, API
@@ -159,25 +140,13 @@ def parse_online_inputs(
     Returns:
         ``(target, request)`` or the first failing check's failure. Never raises.
     """
+    plan_comment_id = raw.get("plan-comment-id")
     if plan_comment_id is None or not str(plan_comment_id).strip():
         return Failure(Status.COMMENT_ID_MISSING, "no plan comment id was given (plan-comment-id)")
-    request = parse_request(
-        step_id=step_id,
-        generated_at=generated_at,
-        spine_digest=spine_digest,
-        issue_number=issue_number,
-    )
+    request = parse_request(raw)
     if isinstance(request, Failure):
         return request
-    target = parse_inputs(
-        OnlineTarget,
-        repository=repository,
-        plan_comment_id=plan_comment_id,
-        slices_comment_id=slices_comment_id,
-        api_url=api_url,
-        timeout=timeout,
-        max_wait=max_wait,
-    )
+    target = parse_inputs(OnlineTarget, raw)
     if isinstance(target, Failure):
         return target
     if target.slices_comment_id is not None and request.issue_number is None:

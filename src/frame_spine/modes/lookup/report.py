@@ -22,18 +22,8 @@ from .render import lookup_summary, result_dict
 def report(step: StepContext) -> StepReport:
     """Look up one step for the action (SPEC 5, 6, 8): inputs -> fetch -> lookup -> the
     report (outputs, summary, annotation), writing ``slice-file`` when set. Never raises."""
-    inputs, settings = step.inputs, step.settings
-    validated = parse_online_inputs(
-        repository=step.repository(),
-        plan_comment_id=inputs["plan-comment-id"],
-        slices_comment_id=inputs["slices-comment-id"],
-        api_url=step.api_url(),
-        step_id=inputs["step-id"],
-        generated_at=inputs["generated-at"],
-        spine_digest=inputs["spine-digest"],
-        issue_number=inputs["issue-number"],
-        **step.seconds(),
-    )
+    settings = step.settings
+    validated = parse_online_inputs(step.resolved_inputs())
     if isinstance(validated, Failure):
         return lookup_report(OnlineLookup(LookupResult.of_failure(validated)), settings)
     target, request = validated

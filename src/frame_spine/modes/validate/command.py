@@ -76,24 +76,20 @@ def _validate_local(args: argparse.Namespace) -> ValidationResult:
 
 def _validate_online(args: argparse.Namespace) -> ValidationResult:
     from ...core.status import Failure
-    from ...github.client import CommentFetcher
     from .models import ValidationResult, parse_target
     from .online import validate_online
 
     target = parse_target(
-        repository=args.repo,
-        api_url=console.api_url(args),
-        plan_comment_id=args.plan_comment_id,
-        slices_comment_id=args.slices_comment_id,
-        issue_number=args.issue_number,
-        timeout=args.timeout,
-        max_wait=args.max_wait,
+        {
+            **console.api_inputs(args),
+            "plan-comment-id": args.plan_comment_id,
+            "slices-comment-id": args.slices_comment_id,
+            "issue-number": args.issue_number,
+        }
     )
     if isinstance(target, Failure):
         return ValidationResult.of_failure(target)
-    listener = console.request_listener(args)
-    fetcher = CommentFetcher.for_target(target, console.token(), on_request=listener)
-    return validate_online(target, fetcher).result
+    return validate_online(target, console.fetcher(target, args)).result
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -102,10 +98,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     _check_sources(parser, args)
     result = _validate_local(args) if args.plan_body is not None else _validate_online(args)
-    if args.format == "json":
-        console.emit(validation_json(result) + "\n", untrusted=False)
-    else:
-        console.emit(validation_text(result), untrusted=True)
+    console.print_result(args.format, result, validation_json, validation_text)
     return result.exit_code
 
 

@@ -8,7 +8,7 @@ Pure. Every finding code is a member of :class:`Code` and has one severity
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from enum import StrEnum
 from typing import Any
 
@@ -188,18 +188,18 @@ class ValidateTarget(ApiTarget):
     issue_number: OptionalId = None
 
 
-def parse_target(**raw: Any) -> ValidateTarget | Failure:
+def parse_target(raw: Mapping[str, Any]) -> ValidateTarget | Failure:
     """Check the inputs of an online validation (SPEC 9, 10); no request is made.
 
     Args:
-        raw: ``repository``, ``api_url``, ``plan_comment_id``, ``slices_comment_id``,
-            ``issue_number``, ``timeout``, ``max_wait`` as raw values.
+        raw: ``repository``, ``api-url``, ``plan-comment-id``, ``slices-comment-id``,
+            ``issue-number``, ``timeout``, ``max-wait`` as raw values, by input name.
 
     Returns:
         The :class:`ValidateTarget`, or an ``error`` / ``comment-id-missing`` failure naming
         the input. Never raises.
     """
-    target = parse_inputs(ValidateTarget, **raw)
+    target = parse_inputs(ValidateTarget, raw)
     if isinstance(target, Failure):
         return target
     if target.plan_comment_id is None and target.issue_number is None:

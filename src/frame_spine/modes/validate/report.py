@@ -19,15 +19,7 @@ from .render import validation_dict, validation_summary, where
 def report(step: StepContext) -> StepReport:
     """Validate a plan for the action (SPEC 10, 8): inputs -> fetch (or discover) ->
     validate -> the report (outputs, summary, one annotation per finding). Never raises."""
-    inputs = step.inputs
-    target = parse_target(
-        repository=step.repository(),
-        api_url=step.api_url(),
-        plan_comment_id=inputs["plan-comment-id"],
-        slices_comment_id=inputs["slices-comment-id"],
-        issue_number=inputs["issue-number"],
-        **step.seconds(),
-    )
+    target = parse_target(step.resolved_inputs())
     if isinstance(target, Failure):
         outcome = OnlineValidation(ValidationResult.of_failure(target))
         repository = None
