@@ -168,6 +168,19 @@ def add_online_flags(group: argparse._ArgumentGroup, *, auto: bool) -> None:
     add_api_flags(group, with_repo=True)
 
 
+def online_flags_given(args: argparse.Namespace) -> list[str]:
+    """The flags of the online forms that only make sense with ``--repo`` and were given."""
+    return [
+        flag
+        for flag, value in (
+            ("--plan-comment-id", args.plan_comment_id),
+            ("--slices-comment-id", args.slices_comment_id),
+            ("--api-url", args.api_url),
+        )
+        if value is not None
+    ]
+
+
 def add_api_flags(group: argparse._ActionsContainer, *, with_repo: bool) -> None:
     """``--api-url``, ``--timeout``, ``--max-wait`` and ``--verbose`` (SPEC 8, 9); their help
     says "with --repo" where the command also has local forms."""

@@ -18,27 +18,34 @@ def _shown(value: str) -> str:
     return value if len(value) <= _SHOWN_DIGITS else value[:_SHOWN_DIGITS] + "..."
 
 
+_LABELS = {"plan-issue": "the plan comment", "frame-slices": "the sibling comment"}
+
+
 def marker_problem(
     scan: CommentScan,
     kind: MarkerKind,
     issue_number: int,
-    label: str,
+    label: str | None = None,
     *,
     required: bool = True,
 ) -> str | None:
-    """Check a comment's ``<!-- {kind}-N -->`` marker lines against issue ``N``.
+    """Check a comment's ``<!-- {kind}-N -->`` marker lines against issue ``N``: the plan's
+    identity for ``"plan-issue"`` (SPEC 6 step 4), the sibling's for ``"frame-slices"``
+    (step 3).
 
     Args:
         scan: the scanned comment.
         kind: ``"plan-issue"`` or ``"frame-slices"``.
         issue_number: the dispatched issue number ``N``.
-        label: how the message names the comment ("the plan comment", "the body", ...).
+        label: how the message names the comment ("the body", ...); by default "the plan
+            comment" or "the sibling comment" by ``kind``.
         required: whether a marker for ``N`` must be present (else only foreign markers count).
 
     Returns:
         ``None`` when the markers agree with ``N``; otherwise the reason, for an identity
         mismatch message. Digits are compared as written, so this never raises.
     """
+    label = label if label is not None else _LABELS.get(kind, "the comment")
     wanted = str(issue_number)
     values = scan.marker_values(kind)
     others = sorted({value for value in values if value != wanted}, key=lambda v: (len(v), v))
@@ -50,30 +57,6 @@ def marker_problem(
     if others:
         return f"{label} also carries a {kind} marker line for issue {named}"
     return None
-
-
-def sibling_identity_problem(
-    scan: CommentScan, issue_number: int, label: str = "the sibling comment"
-) -> str | None:
-    """Check the sibling's identity (SPEC 6 step 3).
-
-    Returns:
-        ``None`` when the sibling has a ``<!-- frame-slices-N -->`` line and no such line for
-        another number; otherwise the reason, for a ``sibling-identity-mismatch`` message.
-    """
-    return marker_problem(scan, "frame-slices", issue_number, label)
-
-
-def plan_identity_problem(
-    scan: CommentScan, issue_number: int, label: str = "the plan comment"
-) -> str | None:
-    """Check the plan's identity (SPEC 6 step 4).
-
-    Returns:
-        ``None`` when the plan has a ``<!-- plan-issue-N -->`` line and no such line for
-        another number; otherwise the reason, for a ``plan-identity-mismatch`` message.
-    """
-    return marker_problem(scan, "plan-issue", issue_number, label)
 
 
 def issue_number_problem(

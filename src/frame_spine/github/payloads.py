@@ -16,11 +16,13 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any
+from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, field_validator
 from pydantic_core import ErrorDetails
+
+from ..core.identity import issue_number_problem
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: The path of an issue's API URL: ``[/api/v3]/repos/{owner}/{repo}/issues/{N}``.
@@ -52,6 +54,14 @@ class FetchedComment:
         """The issue number at the end of ``issue_url`` (``.../issues/N``), or ``None``."""
         match = _ISSUE_URL.search(self.issue_url)
         return int(match.group(1)) if match else None
+
+    def issue_problem(self, role: str, expected: int | None) -> str | None:
+        """Whether this comment belongs to issue ``expected`` by its ``issue_url`` (SPEC 6
+        step 2a; see :func:`~frame_spine.core.identity.issue_number_problem`): ``None`` when
+        it does or when no issue number is known, else the reason."""
+        if expected is None:
+            return None
+        return issue_number_problem(role, self.id, self.issue_number, expected)
 
 
 _NEVER = datetime(1970, 1, 1, tzinfo=UTC)
@@ -212,6 +222,31 @@ def _shown(text: str) -> str:
     return repr(text if len(text) <= 120 else text[:117] + "...")
 
 
+Shape = TypeVar("Shape")
+
+
+def _read(
+    body: bytes | bytearray,
+    content_type: str,
+    adapter: TypeAdapter[Shape],
+    container: type,
+    kind: str,
+    what: str,
+) -> Shape | Unusable:
+    """Decode an answer and check it against ``adapter``. Messages name the expected JSON
+    ``kind`` ("a list of comments") and, for a wrong field, ``what`` it must be ("a list of
+    issue comments"); ``container`` is the JSON type of ``kind``."""
+    data = decode_json(body, content_type)
+    if isinstance(data, Unusable):
+        return data
+    if not isinstance(data, container):
+        return Unusable(f"the GitHub API's answer is {_json_type(data)}, not {kind}")
+    try:
+        return adapter.validate_python(data)
+    except ValidationError as exc:
+        return Unusable(f"the GitHub API's answer is not {what}: {_first_problem(exc)}")
+
+
 def read_comment(
     body: bytes | bytearray,
     content_type: str,
@@ -228,15 +263,9 @@ def read_comment(
         or another comment (another ``id``, or an ``issue_url`` outside ``repository``; only
         an issue URL is required when ``redirected``). Never raises.
     """
-    data = decode_json(body, content_type)
-    if isinstance(data, Unusable):
-        return data
-    if not isinstance(data, dict):
-        return Unusable(f"the GitHub API's answer is {_json_type(data)}, not an issue comment")
-    try:
-        payload = _COMMENT.validate_python(data)
-    except ValidationError as exc:
-        return Unusable(f"the GitHub API's answer is not an issue comment: {_first_problem(exc)}")
+    payload = _read(body, content_type, _COMMENT, dict, "an issue comment", "an issue comment")
+    if isinstance(payload, Unusable):
+        return payload
     if payload.id != comment_id:
         return Unusable(f"the GitHub API answered with another comment (id {payload.id})")
     problem = issue_url_problem(payload.issue_url, repository, redirected=redirected)
@@ -261,17 +290,11 @@ def read_comment_page(
         :func:`read_comment`; a comment outside ``repository`` unless ``redirected``, or of
         another issue than ``issue_number``, makes the page unusable). Never raises.
     """
-    data = decode_json(body, content_type)
-    if isinstance(data, Unusable):
-        return data
-    if not isinstance(data, list):
-        return Unusable(f"the GitHub API's answer is {_json_type(data)}, not a list of comments")
-    try:
-        payloads = _COMMENTS.validate_python(data)
-    except ValidationError as exc:
-        return Unusable(
-            f"the GitHub API's answer is not a list of issue comments: {_first_problem(exc)}"
-        )
+    payloads = _read(
+        body, content_type, _COMMENTS, list, "a list of comments", "a list of issue comments"
+    )
+    if isinstance(payloads, Unusable):
+        return payloads
     comments = [payload.fetched() for payload in payloads]
     for comment in comments:
         problem = issue_url_problem(comment.issue_url, repository, redirected=redirected)
@@ -287,15 +310,9 @@ def read_comment_page(
 def read_issue_numbers(body: bytes | bytearray, content_type: str) -> list[int] | Unusable:
     """Read one page of ``GET /repos/{o}/{r}/issues``: the issue numbers, pull requests
     (which that listing also returns) left out; or :class:`Unusable`. Never raises."""
-    data = decode_json(body, content_type)
-    if isinstance(data, Unusable):
-        return data
-    if not isinstance(data, list):
-        return Unusable(f"the GitHub API's answer is {_json_type(data)}, not a list of issues")
-    try:
-        issues = _ISSUES.validate_python(data)
-    except ValidationError as exc:
-        return Unusable(f"the GitHub API's answer is not a list of issues: {_first_problem(exc)}")
+    issues = _read(body, content_type, _ISSUES, list, "a list of issues", "a list of issues")
+    if isinstance(issues, Unusable):
+        return issues
     return [issue.number for issue in issues if issue.pull_request is None]
 
 

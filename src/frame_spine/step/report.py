@@ -191,10 +191,19 @@ def within_limits(report: StepReport) -> StepReport:
     )
 
 
-def blank_outputs() -> dict[str, str]:
-    """Every output of action.yml, empty (a mode fills in what applies; SPEC 8: every status
-    sets every declared output)."""
-    return dict.fromkeys(OUTPUT_NAMES, "")
+def outputs_of(
+    status: str, exit_code: int, message: str | None, result: str, **more: str
+) -> dict[str, str]:
+    """Every output of action.yml (SPEC 8: every status sets every declared output): the
+    four every mode sets, then ``more`` (keyword names with ``_`` for ``-``:
+    ``error_count`` sets ``error-count``), the rest empty."""
+    outputs = dict.fromkeys(OUTPUT_NAMES, "")
+    outputs.update(
+        {"status": status, "exit-code": str(exit_code), "message": message or "", "result": result}
+    )
+    for name, value in more.items():
+        outputs[name.replace("_", "-")] = value
+    return outputs
 
 
 def step_exit_code(fail_on: str, *, failed: bool, not_ok: bool) -> int:

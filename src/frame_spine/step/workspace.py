@@ -92,6 +92,18 @@ def _follow(root: str, path: str, *, last: bool) -> tuple[str, os.stat_result | 
     return real, info
 
 
+def _entry(root: str, path: str, *, last: bool) -> tuple[str, os.stat_result | None]:
+    """What is at ``path`` (``None`` when nothing), a symbolic link followed (see
+    :func:`_follow`): its real path and its status."""
+    try:
+        info: os.stat_result | None = os.lstat(path)
+    except FileNotFoundError:
+        return path, None
+    if info is not None and stat.S_ISLNK(info.st_mode):
+        return _follow(root, path, last=last)
+    return path, info
+
+
 class _Owner:
     """Gives what this write creates to the workspace's owner, when the process may."""
 
@@ -114,15 +126,9 @@ def _directory(root: str, parts: tuple[str, ...], owner: _Owner) -> str:
     new directory given to the owner). Refuses links that leave ``root`` and non-directories."""
     current = root
     for index, part in enumerate(parts):
-        path = os.path.join(current, part)
-        try:
-            info: os.stat_result | None = os.lstat(path)
-        except FileNotFoundError:
-            info = None
-        if info is not None and stat.S_ISLNK(info.st_mode):
-            path, info = _follow(root, path, last=False)
-            if info is None:
-                raise _Refusal("goes through a broken symbolic link")
+        path, info = _entry(root, os.path.join(current, part), last=False)
+        if info is None and os.path.islink(os.path.join(current, part)):
+            raise _Refusal("goes through a broken symbolic link")
         if info is None:
             os.mkdir(path, 0o755)
             owner.give(path)
@@ -136,13 +142,7 @@ def _directory(root: str, parts: tuple[str, ...], owner: _Owner) -> str:
 
 def _target(root: str, directory: str, name: str) -> str:
     """The real path to replace; refuses an existing entry that is not a regular file."""
-    path = os.path.join(directory, name)
-    try:
-        info: os.stat_result | None = os.lstat(path)
-    except FileNotFoundError:
-        info = None
-    if info is not None and stat.S_ISLNK(info.st_mode):
-        path, info = _follow(root, path, last=True)
+    path, info = _entry(root, os.path.join(directory, name), last=True)
     if info is not None and not stat.S_ISREG(info.st_mode):
         raise _Refusal(f"exists and is {_kind(info.st_mode)}, not a regular file")
     return path

@@ -12,7 +12,7 @@ from ...inputs import parse_inputs
 from ...markdown import escape_cell
 from ...step.context import StepContext
 from ...step.emitted import utf8_size
-from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, blank_outputs, step_exit_code
+from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
 from ...step.workspace import WriteRefused
 from ...workflow_commands import json_line
 from .models import QUIET_STATES, AuditReport, AuditState, AuditTarget
@@ -50,15 +50,8 @@ def _step_report(step: StepContext, report: AuditReport) -> StepReport:
         shown = audit_dict(report)
         shown["plans_omitted"] = len(shown.pop("plans"))
         result_text = json_line(shown)
-    outputs = blank_outputs()
-    outputs.update(
-        {
-            "status": report.status,
-            "exit-code": str(report.exit_code),
-            "message": report.message or "",
-            "result": result_text,
-            "report-path": report_path,
-        }
+    outputs = outputs_of(
+        report.status, report.exit_code, report.message, result_text, report_path=report_path
     )
     if report.counts or report.message is None:
         for state in AuditState:

@@ -10,7 +10,6 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from ...core.blocks import CommentScan, scan_comment
-from ...core.identity import issue_number_problem
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
 from ...core.spine import Spine
 from ...github.payloads import FetchedComment, recency
@@ -144,9 +143,7 @@ def audit_plan(
     sibling_scan = None
     if sibling is not None:
         sibling_comment, sibling_scan = sibling
-        problem = issue_number_problem(
-            "sibling", sibling_comment.id, sibling_comment.issue_number, issue
-        )
+        problem = sibling_comment.issue_problem("sibling", issue)
         if problem is not None:
             extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, problem, comment="sibling"))
     comments = ScannedComments(plans.scan, sibling_scan)

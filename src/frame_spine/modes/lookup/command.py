@@ -72,15 +72,7 @@ def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         )
     if len(sources) > 1:
         parser.error(f"{' and '.join(sources)} cannot be combined: choose one source")
-    online_only = [
-        flag
-        for flag, value in (
-            ("--plan-comment-id", args.plan_comment_id),
-            ("--slices-comment-id", args.slices_comment_id),
-            ("--api-url", args.api_url),
-        )
-        if value is not None
-    ]
+    online_only = console.online_flags_given(args)
     if args.repo is None and online_only:
         parser.error(f"{', '.join(online_only)} needs --repo")
     if args.slices_body is not None and args.plan_body is None:

@@ -9,7 +9,6 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core.blocks import scan_comment
-from ...core.identity import issue_number_problem
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
 from ...core.status import Failure, Status
 from ...github.client import CommentFetcher
@@ -74,12 +73,11 @@ def lookup_online(
         return OnlineLookup(LookupResult.of_failure(sibling), plan)
 
     number = request.issue_number
-    if number is not None:
-        problem = issue_number_problem("plan", plan.id, plan.issue_number, number)
-        if problem is not None:
-            return OnlineLookup(
-                LookupResult(status=Status.PLAN_IDENTITY_MISMATCH, message=problem), plan
-            )
+    problem = plan.issue_problem("plan", number)
+    if problem is not None:
+        return OnlineLookup(
+            LookupResult(status=Status.PLAN_IDENTITY_MISMATCH, message=problem), plan
+        )
 
     plan_scan = scan_comment(plan.body)
     spine = current_spine(ScannedComments(plan_scan))
@@ -91,10 +89,9 @@ def lookup_online(
             return OnlineLookup(LookupResult.of_failure(fetched), plan)
         sibling = fetched
 
-    if sibling is not None and number is not None:
-        problem = issue_number_problem("sibling", sibling.id, sibling.issue_number, number)
-        if problem is not None:
-            return OnlineLookup(_sibling_mismatch(problem, spine), plan, sibling)
+    problem = sibling.issue_problem("sibling", number) if sibling is not None else None
+    if problem is not None:
+        return OnlineLookup(_sibling_mismatch(problem, spine), plan, sibling)
     if explicit is not None and pointer is not None and pointer != str(explicit):
         problem = (
             f"sibling comment {explicit} was dispatched, but the plan's spine points at "

@@ -11,7 +11,7 @@ from ...inputs import StepSettings
 from ...markdown import escape_cell
 from ...step.context import StepContext, link_of
 from ...step.emitted import utf8_size
-from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, blank_outputs, step_exit_code
+from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
 from ...step.workspace import WriteRefused
 from ...workflow_commands import json_line
 from .models import LookupResult, parse_online_inputs
@@ -122,24 +122,21 @@ def lookup_report(
     result = outcome.result
     slice_text = result.slice or ""
     slice_fits = utf8_size(slice_text) <= OUTPUT_LIMIT
-    outputs = blank_outputs()
-    outputs.update(
-        {
-            "status": result.status.value,
-            "exit-code": str(result.exit_code),
-            "message": result.message or "",
-            "slice": slice_text if slice_fits else "",
-            "slice-path": slice_path or "",
-            "step-id": result.step_id or step_id or "",
-            "generated-at": result.generated_at
-            or result.dispatched_generated_at
-            or dispatched_generated_at
-            or "",
-            "current-generated-at": result.current_generated_at or "",
-            "sibling-generated-at": result.sibling_generated_at or "",
-            "spine-digest": result.spine_digest or "",
-            "result": _result_output(result, slice_fits),
-        }
+    outputs = outputs_of(
+        result.status,
+        result.exit_code,
+        result.message,
+        _result_output(result, slice_fits),
+        slice=slice_text if slice_fits else "",
+        slice_path=slice_path or "",
+        step_id=result.step_id or step_id or "",
+        generated_at=result.generated_at
+        or result.dispatched_generated_at
+        or dispatched_generated_at
+        or "",
+        current_generated_at=result.current_generated_at or "",
+        sibling_generated_at=result.sibling_generated_at or "",
+        spine_digest=result.spine_digest or "",
     )
     annotations = _annotations(result, slice_fits, slice_path)
     in_file = f"in {escape_cell(slice_path)}" if slice_path else None

@@ -8,7 +8,7 @@ Nothing here reads files, talks to the network or writes output.
 from __future__ import annotations
 
 from ...core.blocks import SLICE, Block
-from ...core.identity import marker_problem, plan_identity_problem, sibling_identity_problem
+from ...core.identity import marker_problem
 from ...core.plan import CurrentSpine, ScannedComments, current_spine, scan_bodies, shorten
 from ...core.slices import slice_step_id
 from ...core.spine import Spine
@@ -31,9 +31,9 @@ def _identity(request: LookupRequest, comments: ScannedComments) -> LookupResult
                 status=Status.ERROR,
                 message="a sibling comment was supplied without an issue number",
             )
-        problem = sibling_identity_problem(comments.sibling, number)
+        problem = marker_problem(comments.sibling, "frame-slices", number)
         if problem is not None:
-            if plan_identity_problem(comments.plan, number) is not None:
+            if marker_problem(comments.plan, "plan-issue", number) is not None:
                 problem += (
                     f"; the plan comment does not belong to issue #{number} either: check the "
                     "issue number"
@@ -44,7 +44,7 @@ def _identity(request: LookupRequest, comments: ScannedComments) -> LookupResult
         if problem is not None:
             return LookupResult(status=Status.SIBLING_IDENTITY_MISMATCH, message=problem)
     if number is not None:
-        problem = plan_identity_problem(comments.plan, number, plan_label)
+        problem = marker_problem(comments.plan, "plan-issue", number, plan_label)
         if problem is not None:
             return LookupResult(status=Status.PLAN_IDENTITY_MISMATCH, message=problem)
     return None

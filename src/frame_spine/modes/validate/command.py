@@ -35,15 +35,7 @@ def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     if (args.plan_body is None) == (args.repo is None):
         parser.error("validate needs exactly one of --plan-body or --repo")
     if args.plan_body is not None:
-        online = [
-            flag
-            for flag, value in (
-                ("--plan-comment-id", args.plan_comment_id),
-                ("--slices-comment-id", args.slices_comment_id),
-                ("--api-url", args.api_url),
-            )
-            if value is not None
-        ]
+        online = console.online_flags_given(args)
         if online:
             parser.error(f"{', '.join(online)} needs --repo")
         return

@@ -14,6 +14,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from ...core.blocks import Block
 from ...core.status import Failure, Status
 from ...core.status import error as error_failure
 from ...inputs import ApiTarget, OptionalId, parse_inputs
@@ -156,6 +157,21 @@ def warning(code: Code, message: str, **where: Any) -> Finding:
 def notice(code: Code, message: str, **where: Any) -> Finding:
     """Build a notice finding (``where``: comment, line, step, port)."""
     return _finding(Severity.NOTICE, code, message, **where)
+
+
+def at_block(
+    code: Code,
+    message: str,
+    comment: str,
+    block: Block,
+    *,
+    step: str | None = None,
+    port: str | None = None,
+) -> Finding:
+    """A finding of ``code`` (with the code's own severity) at a block's head line."""
+    return _finding(
+        code.severity, code, message, comment=comment, line=block.head_line, step=step, port=port
+    )
 
 
 def result_of(findings: Iterable[Finding]) -> ValidationResult:

@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from ...core.blocks import scan_comment
-from ...core.identity import issue_number_problem
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
 from ...core.status import Failure
 from ...github.client import CommentFetcher, not_found_as_none
@@ -144,20 +143,18 @@ def validate_online(target: ValidateTarget, fetcher: CommentFetcher) -> OnlineVa
         return fetched
     plan, sibling, extra = fetched
     number = target.issue_number if target.issue_number is not None else plan.issue_number
-    if target.issue_number is not None:
-        problem = issue_number_problem("plan", plan.id, plan.issue_number, target.issue_number)
-        if problem is not None:
-            extra.append(error(Code.PLAN_IDENTITY_MISMATCH, problem, comment="plan"))
+    problem = plan.issue_problem("plan", target.issue_number)
+    if problem is not None:
+        extra.append(error(Code.PLAN_IDENTITY_MISMATCH, problem, comment="plan"))
     plan_scan = scan_comment(plan.body)
     if target.slices_comment_id is None:
         pointed = _pointed_sibling(fetcher, ScannedComments(plan_scan))
         if isinstance(pointed, Failure):
             return OnlineValidation(ValidationResult.of_failure(pointed), plan)
         sibling = pointed
-    if sibling is not None and number is not None:
-        problem = issue_number_problem("sibling", sibling.id, sibling.issue_number, number)
-        if problem is not None:
-            extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, problem, comment="sibling"))
+    problem = sibling.issue_problem("sibling", number) if sibling is not None else None
+    if problem is not None:
+        extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, problem, comment="sibling"))
     comments = ScannedComments(plan_scan, None if sibling is None else scan_comment(sibling.body))
     result = validate_scanned(
         comments, issue_number=number, sibling_id=target.slices_comment_id, extra=extra

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ...core.status import Failure
 from ...step.context import StepContext, link_of
 from ...step.emitted import utf8_size
-from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, blank_outputs, step_exit_code
+from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
 from ...workflow_commands import json_line
 from .models import Severity, ValidationResult, parse_target
 from .online import OnlineValidation, validate_online
@@ -34,16 +34,13 @@ def report(step: StepContext) -> StepReport:
     if findings_omitted:  # SPEC 8: the bulky list leaves, a count says so
         shown["findings_omitted"] = len(shown.pop("findings"))
         result_text = json_line(shown)
-    outputs = blank_outputs()
-    outputs.update(
-        {
-            "status": result.status,
-            "exit-code": str(result.exit_code),
-            "message": result.message or "",
-            "result": result_text,
-            "error-count": str(result.errors),
-            "warning-count": str(result.warnings),
-        }
+    outputs = outputs_of(
+        result.status,
+        result.exit_code,
+        result.message,
+        result_text,
+        error_count=str(result.errors),
+        warning_count=str(result.warnings),
     )
     annotations = [
         Annotation(

@@ -14,11 +14,11 @@ from collections.abc import Callable, Iterable, Sequence
 
 from ...core.blocks import SLICE, CommentScan
 from ...core.frontmatter import SPINELESS_VARIANTS
-from ...core.identity import plan_identity_problem, sibling_identity_problem
+from ...core.identity import marker_problem
 from ...core.plan import ScannedComments, missing_spine_message
 from ...core.slices import slice_exploratory, slice_ports, slice_step_id
 from .facts import PlanFacts, plan_facts
-from .models import Code, Finding, ValidationResult, error, notice, result_of, warning
+from .models import Code, Finding, ValidationResult, at_block, error, notice, result_of, warning
 from .spine_rules import SPINE_RULES
 
 
@@ -38,12 +38,12 @@ def identity_rule(facts: PlanFacts) -> list[Finding]:
         return []
     comments = facts.comments
     found = []
-    problem = plan_identity_problem(comments.plan, number)
+    problem = marker_problem(comments.plan, "plan-issue", number)
     if problem is not None:
         line = _foreign_marker_line(comments.plan, "plan-issue", number)
         found.append(error(Code.PLAN_IDENTITY_MISMATCH, problem, comment="plan", line=line))
     if comments.sibling is not None:
-        problem = sibling_identity_problem(comments.sibling, number)
+        problem = marker_problem(comments.sibling, "frame-slices", number)
         if problem is not None:
             line = _foreign_marker_line(comments.sibling, "frame-slices", number)
             found.append(
@@ -81,12 +81,12 @@ def variant_rule(facts: PlanFacts) -> list[Finding]:
     if facts.spines:
         comment, block = facts.spines[0]
         found.append(
-            error(
+            at_block(
                 Code.VARIANT_WITH_SPINE,
                 f"{reason} carries no spine by design, but a frame-spine block is at line "
                 f"{block.head_line}",
-                comment=comment,
-                line=block.head_line,
+                comment,
+                block,
             )
         )
     elif len(variants) <= 1:
@@ -118,12 +118,12 @@ def block_rule(facts: PlanFacts) -> list[Finding]:
         for block in scan.blocks:
             if block.name == SLICE and slice_step_id(block.payload) is None:
                 found.append(
-                    error(
+                    at_block(
                         Code.SLICE_WITHOUT_ID,
                         f"the frame-slice block at line {block.head_line} has no column-0 "
                         "step_id: (or id:) line",
-                        comment=comment,
-                        line=block.head_line,
+                        comment,
+                        block,
                     )
                 )
     return found
@@ -138,11 +138,11 @@ def spine_count_rule(facts: PlanFacts) -> list[Finding]:
         found.append(error(Code.MISSING_SPINE, missing_spine_message(comments), comment="plan"))
     for comment, block in facts.spines[1:]:
         found.append(
-            error(
+            at_block(
                 Code.MULTIPLE_SPINES,
                 f"another frame-spine block at line {block.head_line}; exactly one is allowed",
-                comment=comment,
-                line=block.head_line,
+                comment,
+                block,
             )
         )
     return found
@@ -155,26 +155,14 @@ def slice_field_rule(facts: PlanFacts) -> list[Finding]:
     for comment, block, step in facts.slices:
         reason = slice_exploratory(block.payload)
         if reason is not None:
-            found.append(
-                warning(
-                    Code.EXPLORATORY_SLICE,
-                    f"slice {step} is exploratory: {reason}",
-                    comment=comment,
-                    line=block.head_line,
-                    step=step,
-                )
-            )
+            message = f"slice {step} is exploratory: {reason}"
+            found.append(at_block(Code.EXPLORATORY_SLICE, message, comment, block, step=step))
         elif slice_ports(block.payload) is None:
-            found.append(
-                error(
-                    Code.SLICE_WITHOUT_PROVIDES,
-                    f"slice {step} has neither a provides:/ports: "
-                    "inline list nor coverage: exploratory - <reason>",
-                    comment=comment,
-                    line=block.head_line,
-                    step=step,
-                )
+            message = (
+                f"slice {step} has neither a provides:/ports: "
+                "inline list nor coverage: exploratory - <reason>"
             )
+            found.append(at_block(Code.SLICE_WITHOUT_PROVIDES, message, comment, block, step=step))
     return found
 
 

@@ -14,7 +14,7 @@ from ...core.slices import exploratory_reason, slice_ports
 from ...core.spine import Spine
 from ...core.stamps import StampKind, read_stamp
 from .facts import PlanFacts
-from .models import Code, Finding, error, warning
+from .models import Code, Finding, at_block, error, warning
 
 
 def stamp_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
@@ -133,27 +133,11 @@ def slice_block_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     found = []
     for step, blocks in facts.by_step.items():
         if len(blocks) > 1:
-            second_comment, second = blocks[1]
-            found.append(
-                error(
-                    Code.DUPLICATE_SLICE_ID,
-                    f"{len(blocks)} frame-slice blocks carry step {step}",
-                    comment=second_comment,
-                    line=second.head_line,
-                    step=step,
-                )
-            )
+            message = f"{len(blocks)} frame-slice blocks carry step {step}"
+            found.append(at_block(Code.DUPLICATE_SLICE_ID, message, *blocks[1], step=step))
         if step not in steps:
-            block_comment, block = blocks[0]
-            found.append(
-                warning(
-                    Code.ORPHAN_SLICE,
-                    f"the frame-slice block for {step} is for a step that is not in the spine",
-                    comment=block_comment,
-                    line=block.head_line,
-                    step=step,
-                )
-            )
+            message = f"the frame-slice block for {step} is for a step that is not in the spine"
+            found.append(at_block(Code.ORPHAN_SLICE, message, *blocks[0], step=step))
     return found
 
 
@@ -329,13 +313,16 @@ def provided_port_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
             if provided is None:
                 continue  # reported as slice-without-provides (or exploratory)
             if route.name.lower() not in {port.lower() for port in provided}:
+                message = (
+                    f"port {route.name} routes to {token.step}, but its slice's "
+                    f"provides: [{', '.join(provided)}] omits it"
+                )
                 found.append(
-                    error(
+                    at_block(
                         Code.PORT_NOT_PROVIDED,
-                        f"port {route.name} routes to {token.step}, but its slice's "
-                        f"provides: [{', '.join(provided)}] omits it",
-                        comment=block_comment,
-                        line=block.head_line,
+                        message,
+                        block_comment,
+                        block,
                         step=token.step,
                         port=route.name,
                     )
