@@ -387,3 +387,59 @@ def test_usage_errors_keep_arguments_on_one_line() -> None:
     assert not any(
         line.lstrip().startswith("::") for line in completed.stderr.decode().splitlines()
     )
+
+
+# --- one mode loads only itself (modes are loaded lazily at one boundary) ------------------
+
+LOADED = (
+    "import json, sys\n"
+    "from frame_spine.cli import main\n"
+    "code = main(json.loads(sys.argv[1]))\n"
+    "prefixes = ('github', 'actions_toolkit', 'frame_spine.')\n"
+    "loaded = sorted(m for m in sys.modules if m == 'github' or m.startswith(prefixes))\n"
+    "sys.stderr.write(json.dumps({'exit': code, 'loaded': loaded}))\n"
+)
+
+
+def modules_loaded(args: list[str]) -> list[str]:
+    import subprocess
+    import sys
+
+    completed = subprocess.run(
+        [sys.executable, "-c", LOADED, json.dumps(args)],
+        capture_output=True,
+        env=clean_env(),
+        timeout=60,
+        check=False,
+    )
+    report = json.loads(completed.stderr.decode("utf-8"))
+    assert report["exit"] in (0, 1)
+    return list(report["loaded"])
+
+
+def heavy(loaded: list[str], *modes: str) -> list[str]:
+    """The loaded modules of ``modes`` beyond their package and light ``command`` module, and
+    of the network and runner libraries (PyGithub, actions-toolkit, our fetcher)."""
+    light = {f"frame_spine.modes.{mode}{part}" for mode in modes for part in ("", ".command")}
+    return [
+        name
+        for name in loaded
+        if (
+            name.startswith(tuple(f"frame_spine.modes.{mode}" for mode in modes))
+            and name not in light
+        )
+        or name.split(".")[0] in ("github", "actions_toolkit")
+        or name in ("frame_spine.github.client", "frame_spine.github.transport")
+    ]
+
+
+def test_a_local_lookup_loads_no_other_mode_and_no_network_library() -> None:
+    loaded = modules_loaded([*EXAMPLE, "--format", "json"])
+    assert "frame_spine.modes.lookup.rules" in loaded
+    assert heavy(loaded, "validate", "audit") == []
+
+
+def test_a_local_validation_loads_neither_audit_nor_the_network() -> None:
+    loaded = modules_loaded(["validate", "--plan-body", str(PLAN), "--format", "json"])
+    assert "frame_spine.modes.validate.rules" in loaded
+    assert heavy(loaded, "audit") == []
