@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test e2e lint typecheck pytest bench clean cmark-gfm screenshot-tools screenshots
+.PHONY: demo test e2e lint typecheck pytest bench clean cmark-gfm dist screenshot-tools screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -28,7 +28,7 @@ lint: $(VENV)/.installed-test
 	$(BIN)/hadolint Dockerfile
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-actions action.yml
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml e2e/workflows/*.yml
-	$(BIN)/actionlint .github/workflows/*.yml e2e/workflows/*.yml
+	$(BIN)/actionlint -shellcheck $(BIN)/shellcheck .github/workflows/*.yml e2e/workflows/*.yml
 
 typecheck: $(VENV)/.installed-test
 	$(BIN)/mypy src
@@ -50,6 +50,15 @@ pytest: $(VENV)/.installed-test cmark-gfm
 	$(BIN)/pytest -rs
 
 test: lint typecheck pytest
+
+# The sdist and wheel that the release publishes to PyPI, in dist/, checked by twine. The egg-info
+# an editable install leaves in src/ goes first: setuptools would add the files its stale
+# SOURCES.txt lists. (`make test` checks the same build from a clean copy of the checkout,
+# installed as a uv tool: tests/test_wheel.py.)
+dist: $(VENV)/.installed-test
+	rm -rf dist src/*.egg-info
+	$(BIN)/python -m build --installer uv --outdir dist .
+	$(BIN)/twine --no-color check --strict dist/*
 
 # Build the real image with podman, run it like the runner, run a workflow through act (root).
 e2e: $(VENV)/.installed-test
@@ -77,4 +86,4 @@ screenshots: $(VENV)/.installed-test screenshot-tools
 		docs/screenshots/*.md tools/summaries/*.md
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis
+	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis dist build src/*.egg-info

@@ -98,7 +98,11 @@ podman info --format '{{.Host.OCIRuntime.Name}} {{.Store.GraphDriverName}}' >/de
   || { echo "podman cannot run here" >&2; exit 1; }
 
 # --- base image: Debian bookworm + python3, tagged as the Dockerfile's FROM ---------------------
-MIRROR=${MIRROR:-$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)}
+# The machine's own apt mirror when the machine is Debian (it may be the only one it reaches);
+# elsewhere (an Ubuntu CI runner) that mirror has no bookworm, so Debian's is used.
+if [ -z "${MIRROR:-}" ] && grep -qx 'ID=debian' /etc/os-release 2>/dev/null; then
+  MIRROR=$(awk '/^URIs:/ {print $2; exit}' /etc/apt/sources.list.d/*.sources 2>/dev/null || true)
+fi
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 build_base() {
   mmdebstrap --quiet --variant=minbase --hook-dir=/usr/share/mmdebstrap/hooks/merged-usr \
