@@ -26,8 +26,8 @@ sys.path.insert(0, str(ROOT))
 
 from pytest_httpserver import HTTPServer  # noqa: E402
 
-from tests.audit_repo import populate  # noqa: E402
 from tests.fake_github import REPO, TOKEN, FakeGitHub  # noqa: E402
+from tests.modes.audit.repo import populate  # noqa: E402
 
 CLI = Path(sys.executable).parent / "frame-spine"
 RUNS = 3

@@ -131,7 +131,7 @@ def fake_github() -> Any:
     """A fresh loopback fake of the GitHub REST API (threaded, so requests can overlap)."""
     from pytest_httpserver import HTTPServer
 
-    from .fake_github import FakeGitHub
+    from tests.fake_github import FakeGitHub
 
     server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
     server.start()

@@ -15,7 +15,7 @@ from typing import Any
 
 from ruamel.yaml import YAML
 
-from .conftest import REPO
+from tests.conftest import REPO
 
 ACTION_YML = REPO / "action.yml"
 DOCKERFILE = REPO / "Dockerfile"

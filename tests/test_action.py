@@ -9,11 +9,10 @@ from pathlib import Path
 import pytest
 
 from frame_spine.step.report import INPUT_NAMES, OUTPUT_NAMES
-
-from .conftest import CASES_DIR
-from .conftest import REPO as REPO_DIR
-from .fake_github import REPO, TOKEN, FakeGitHub, error
-from .runner_env import ActionRun, action_metadata, run_action
+from tests.conftest import CASES_DIR
+from tests.conftest import REPO as REPO_DIR
+from tests.fake_github import REPO, TOKEN, FakeGitHub, error
+from tests.runner_env import ActionRun, action_metadata, run_action
 
 PLAN = (REPO_DIR / "examples" / "plan-878.md").read_text("utf-8")
 SIBLING = (REPO_DIR / "examples" / "sibling-878.md").read_text("utf-8")

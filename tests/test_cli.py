@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CASES_DIR, REPO, clean_env, run_cli
+from tests.conftest import CASES_DIR, REPO, clean_env, run_cli
 
 PLAN = REPO / "examples" / "plan-878.md"
 SIBLING = REPO / "examples" / "sibling-878.md"

@@ -31,7 +31,7 @@ from typing import Any
 import pytest
 from packaging.requirements import Requirement
 
-from .conftest import REPO, clean_env
+from tests.conftest import REPO, clean_env
 
 PACKAGE_DIR = REPO / "src" / "frame_spine"
 BIN = Path(sys.executable).parent

@@ -26,8 +26,8 @@ from pathlib import Path
 
 from pytest_httpserver import HTTPServer
 
-from tests.audit_repo import populate
 from tests.fake_github import REPO, TOKEN, FakeGitHub
+from tests.modes.audit.repo import populate
 from tests.runner_env import run_action
 
 ROOT = Path(__file__).resolve().parent.parent

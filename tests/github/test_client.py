@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from werkzeug import Request, Response
 
-from .conftest import CASES_DIR, clean_env, run_cli
-from .conftest import REPO as REPO_DIR
-from .fake_github import (
+from tests.conftest import CASES_DIR, clean_env, run_cli
+from tests.conftest import REPO as REPO_DIR
+from tests.fake_github import (
     REPO,
     TOKEN,
     FakeGitHub,

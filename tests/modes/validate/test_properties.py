@@ -14,9 +14,8 @@ from frame_spine.modes.lookup.rules import lookup
 from frame_spine.modes.validate.models import ValidationResult
 from frame_spine.modes.validate.render import validation_json, validation_text
 from frame_spine.modes.validate.rules import validate_scanned
-
-from .builders import checked_request
-from .test_properties import ISSUE, SETTINGS, grammar_text, mutated_cases
+from tests.builders import checked_request
+from tests.modes.lookup.test_properties import ISSUE, SETTINGS, grammar_text, mutated_cases
 
 STAMP = "2026-05-04T14:30:00Z"
 POINTER = 4995965999

@@ -16,9 +16,8 @@ from frame_spine.core.blocks import Block, HeadRef, MarkerLine, scan_comment
 from frame_spine.core.code_regions import CodeLines, code_lines, might_hold_code
 from frame_spine.core.frontmatter import plan_variants, spine_omitted
 from frame_spine.core.status import Status
-
-from . import code_lines as oracle
-from .test_lookup import (
+from tests import code_lines as oracle
+from tests.modes.lookup.test_rules import (
     ISSUE,
     SPLIT,
     TS,

@@ -12,7 +12,8 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .fake_github import FakeGitHub
+from tests.builders import entry, plan_marker, sibling_head, slice_block, spine_block
+from tests.fake_github import FakeGitHub
 
 STAMP = "2026-05-04T14:30:00Z"
 OLD = "2026-05-01T09:00:00Z"
@@ -53,39 +54,40 @@ DECOYS = (
 
 
 def spine(pointer: int | None, *, stamp: str = STAMP, broken: bool = False) -> str:
-    lines = [
-        "<!-- frame-spine",
-        "spine_schema_version: 2",
-        f"generated_at: {stamp}",
+    pointed = [] if pointer is None else [f"slice_comment_id: {pointer}"]
+    lines = spine_block(
         "coverage: complete",
-    ]
-    if pointer is not None:
-        lines.append(f"slice_comment_id: {pointer}")
-    lines += ["ports:", "  code: [s1]", "  review: [s2]", "slices:"]
-    for step, deps in (("s1", ""), ("s2", "s1")):
-        lines += [f"  {step}:", "    ac_refs: [AC1]", f"    depends_on: [{deps}]", "    cycle: 1"]
+        *pointed,
+        "ports:",
+        "  code: [s1]",
+        "  review: [s2]",
+        "slices:",
+        *entry("s1"),
+        *entry("s2", depends_on="[s1]"),
+        generated_at=stamp,
+    )
     if broken:
         lines.insert(4, "owner: someone")
-    return "\n".join([*lines, "-->"])
+    return "\n".join(lines)
 
 
 def slices() -> str:
     return (
-        "<!-- frame-slice\nstep_id: s1\nprovides: [code]\nrc: do it\n-->\n\n"
-        "<!-- frame-slice\nstep_id: s2\nprovides: [review]\nrc: check it\n-->"
+        "\n".join(slice_block("s1", "provides: [code]", "rc: do it"))
+        + "\n\n"
+        + "\n".join(slice_block("s2", "provides: [review]", "rc: check it"))
     )
 
 
 def plan(issue: int, body: str, variant: str | None = None) -> str:
-    head = f"<!-- plan-issue-{issue} -->\n\n"
+    head = f"{plan_marker(issue)}\n\n"
     if variant is not None:
         head += f"---\n{variant}\n---\n\n"
     return head + f"# Plan for #{issue}\n\nProse about the plan.\n\n" + body
 
 
 def sibling(issue: int, stamp: str | None) -> str:
-    stamped = f"<!-- frame-slices-generated-at: {stamp} -->\n" if stamp is not None else ""
-    return f"<!-- frame-slices-{issue} -->\n{stamped}\n" + slices()
+    return "\n".join(sibling_head(issue, stamp)) + "\n\n" + slices()
 
 
 @dataclass

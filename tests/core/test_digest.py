@@ -10,7 +10,7 @@ import pytest
 from frame_spine.core.blocks import scan_comment
 from frame_spine.core.digest import normalise_digest, spine_digest
 
-CASES = Path(__file__).resolve().parent / "conformance" / "cases"
+CASES = Path(__file__).resolve().parents[1] / "conformance" / "cases"
 
 CORPUS_DIGEST = "sha256:4a7555cc61a445f2074e43361fde049b75f44737b170ac4c6d6a500c4ee0df2e"
 

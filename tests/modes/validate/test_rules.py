@@ -30,12 +30,12 @@ from frame_spine.modes.validate.render import (
     where,
 )
 from frame_spine.modes.validate.rules import validate_scanned
+from tests.builders import TS, entry, plan_marker, sibling_head, slice_block, spine_block
 
-TS = "2026-05-04T14:30:00Z"
 LATER = "2026-05-05T09:00:00Z"
 ISSUE = 7
 POINTER = 5013460780
-EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+EXAMPLES = Path(__file__).resolve().parents[3] / "examples"
 
 E, W, N = "error", "warning", "notice"
 
@@ -50,7 +50,7 @@ def body(*lines: str) -> str:
 
 def plan(*lines: str) -> str:
     """``<!-- plan-issue-7 -->`` on line 1, a blank line 2; ``lines`` start on line 3."""
-    return body(f"<!-- plan-issue-{ISSUE} -->", "", *lines)
+    return body(plan_marker(ISSUE), "", *lines)
 
 
 def spine(*lines: str) -> list[str]:
@@ -58,30 +58,12 @@ def spine(*lines: str) -> list[str]:
 
     In :func:`plan` the head is line 3 and the first of ``lines`` is line 6.
     """
-    return ["<!-- frame-spine", "spine_schema_version: 2", f"generated_at: {TS}", *lines, "-->"]
-
-
-def entry(step: str, *props: str, depends_on: str = "[]") -> list[str]:
-    """A ``slices:`` entry: ``  sN:`` (+0), ac_refs (+1), depends_on (+2), ``props``, cycle."""
-    return [
-        f"  {step}:",
-        "    ac_refs: [AC1]",
-        f"    depends_on: {depends_on}",
-        *props,
-        "    cycle: 1",
-    ]
-
-
-def slice_block(step: str, *lines: str) -> list[str]:
-    """A slice block: head (+0), ``step_id:`` (+1), ``lines``, ``-->``."""
-    return ["<!-- frame-slice", f"step_id: {step}", *lines, "-->"]
+    return spine_block(*lines)
 
 
 def sibling(*lines: str, issue: int = ISSUE, stamp: str = TS) -> str:
     """Marker on line 1, stamp on line 2, blank line 3; ``lines`` start on line 4."""
-    return body(
-        f"<!-- frame-slices-{issue} -->", f"<!-- frame-slices-generated-at: {stamp} -->", "", *lines
-    )
+    return body(*sibling_head(issue, stamp), "", *lines)
 
 
 # The spine of a split plan, lines 3-14 of plan(*SPLIT_SPINE): slice_comment_id on line 6,

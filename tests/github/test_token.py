@@ -10,8 +10,8 @@ from collections.abc import Callable
 import pytest
 from werkzeug import Request, Response
 
-from .conftest import CASES_DIR, clean_env, run_cli
-from .fake_github import REPO, TOKEN, FakeGitHub, error, too_many_requests
+from tests.conftest import CASES_DIR, clean_env, run_cli
+from tests.fake_github import REPO, TOKEN, FakeGitHub, error, too_many_requests
 
 SINGLE = (CASES_DIR / "ok-single-comment" / "plan.md").read_text("utf-8")
 AT = "2026-05-04T14:30:00Z"

@@ -26,8 +26,7 @@ from hypothesis import strategies as st
 
 from frame_spine.core.blocks import CommentScan, scan_comment
 from frame_spine.core.code_regions import code_lines
-
-from . import code_lines as oracle
+from tests import code_lines as oracle
 
 pytestmark = pytest.mark.skipif(
     not oracle.available(),

@@ -26,8 +26,7 @@ from frame_spine.core.status import Status
 from frame_spine.modes.lookup.models import LookupResult
 from frame_spine.modes.lookup.render import result_json, result_text
 from frame_spine.modes.lookup.rules import lookup
-
-from .builders import checked_request
+from tests.builders import checked_request
 
 SETTINGS = settings(
     max_examples=200,

@@ -14,11 +14,10 @@ from frame_spine.github.payloads import FetchedComment
 from frame_spine.modes.audit.models import AuditState
 from frame_spine.modes.audit.rules import PlanCollector, classify
 from frame_spine.modes.validate.rules import validate_scanned
-
-from .audit_repo import STAMP, Expected, plan, populate, sibling, slices, spine
-from .conftest import clean_env, run_cli
-from .fake_github import REPO, TOKEN, FakeGitHub, error
-from .runner_env import run_action
+from tests.conftest import clean_env, run_cli
+from tests.fake_github import REPO, TOKEN, FakeGitHub, error
+from tests.modes.audit.repo import STAMP, Expected, plan, populate, sibling, slices, spine
+from tests.runner_env import run_action
 
 STATES = [state.value for state in AuditState]
 

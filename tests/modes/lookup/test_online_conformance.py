@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from .conftest import CASES, Case, clean_env, expectation_failures, run_cli
-from .fake_github import REPO, TOKEN, FakeGitHub
-from .runner_env import run_action
+from tests.conftest import CASES, Case, clean_env, expectation_failures, run_cli
+from tests.fake_github import REPO, TOKEN, FakeGitHub
+from tests.runner_env import run_action
 
 PLAN_ID = 4995960001
 OTHER_SIBLING_ID = 4995960002

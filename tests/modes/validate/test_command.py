@@ -9,9 +9,9 @@ from urllib.parse import parse_qs
 
 import pytest
 
-from .conftest import REPO as REPO_DIR
-from .conftest import clean_env, run_cli
-from .fake_github import REPO, TOKEN, FakeGitHub, error
+from tests.conftest import REPO as REPO_DIR
+from tests.conftest import clean_env, run_cli
+from tests.fake_github import REPO, TOKEN, FakeGitHub, error
 
 PLAN_TEXT = (REPO_DIR / "examples" / "plan-878.md").read_text("utf-8")
 SIBLING_TEXT = (REPO_DIR / "examples" / "sibling-878.md").read_text("utf-8")

@@ -18,13 +18,13 @@ from pathlib import Path
 import pytest
 from werkzeug import Request, Response
 
-from .audit_repo import STAMP as AUDIT_STAMP
-from .audit_repo import plan as audit_plan
-from .audit_repo import sibling as audit_sibling
-from .audit_repo import spine as audit_spine
-from .fake_github import REPO, TOKEN, FakeGitHub, error
-from .runner_env import ActionRun, run_action
-from .test_action import (
+from tests.fake_github import REPO, TOKEN, FakeGitHub, error
+from tests.modes.audit.repo import STAMP as AUDIT_STAMP
+from tests.modes.audit.repo import plan as audit_plan
+from tests.modes.audit.repo import sibling as audit_sibling
+from tests.modes.audit.repo import spine as audit_spine
+from tests.runner_env import ActionRun, run_action
+from tests.test_action import (
     PLAN,
     PLAN_ID,
     SIBLING,

@@ -10,9 +10,8 @@ import pytest
 from frame_spine.modes.lookup.models import LookupResult
 from frame_spine.modes.lookup.render import result_json, result_text
 from frame_spine.modes.lookup.rules import lookup
-
-from .builders import checked_request
-from .conftest import CASES, CASES_DIR, REPO, Case, expectation_failures, run_cli
+from tests.builders import checked_request
+from tests.conftest import CASES, CASES_DIR, REPO, Case, expectation_failures, run_cli
 
 
 def library_lookup(case: Case) -> LookupResult:

@@ -15,10 +15,9 @@ from frame_spine.github.request_log import RequestRecord
 from frame_spine.step.emitted import EmittedText, valid_utf8
 from frame_spine.step.report import Annotation, StepReport
 from frame_spine.step.writer import FilteredText, StepWriter, debug_enabled
-
-from .fake_github import REPO, TOKEN, FakeGitHub
-from .runner_env import parse_output_file, run_action
-from .test_action import S1, SPLIT_INPUTS, fixed_line, serve
+from tests.fake_github import REPO, TOKEN, FakeGitHub
+from tests.runner_env import parse_output_file, run_action
+from tests.test_action import S1, SPLIT_INPUTS, fixed_line, serve
 
 INNER_NEWLINE = "test-token\n-0123456789"
 RECORD = RequestRecord("GET", f"/repos/{REPO}/issues/comments/5", 200, 12.4, "4999", "F00D:1")

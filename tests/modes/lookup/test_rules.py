@@ -17,10 +17,9 @@ from frame_spine.modes.lookup.models import LookupRequest, LookupResult
 from frame_spine.modes.lookup.render import result_dict, result_json, result_text
 from frame_spine.modes.lookup.rules import lookup
 from frame_spine.workflow_commands import json_line
+from tests import builders
+from tests.builders import TS, checked_request
 
-from .builders import checked_request
-
-TS = "2026-05-04T14:30:00Z"
 LATER = "2026-05-05T09:00:00Z"
 ISSUE = 863
 POINTER = "5013460780"
@@ -36,16 +35,20 @@ def spine_payload(
     slices: tuple[str, ...] = ("s1", "s2"),
     extra: tuple[str, ...] = (),
 ) -> str:
-    lines = ["spine_schema_version: 2", f"generated_at: {generated_at}", "coverage: complete"]
-    if pointer is not None:
-        lines.append(f"slice_comment_id: {pointer}")
-    lines.append("ports:")
-    lines += [f"  {port}" for port in ports]
-    lines.append("slices:")
-    for step in slices:
-        lines += [f"  {step}:", "    ac_refs: [AC1]", "    depends_on: []", "    cycle: 1"]
-    lines += extra
-    return "\n".join(lines)
+    pointed = [] if pointer is None else [f"slice_comment_id: {pointer}"]
+    routes = [f"  {port}" for port in ports]
+    entries = [line for step in slices for line in builders.entry(step)]
+    block = builders.spine_block(
+        "coverage: complete",
+        *pointed,
+        "ports:",
+        *routes,
+        "slices:",
+        *entries,
+        *extra,
+        generated_at=generated_at,
+    )
+    return "\n".join(block[1:-1])
 
 
 SPLIT = spine_payload(pointer=POINTER)
@@ -57,7 +60,9 @@ def spine_block(payload: str = SINGLE) -> str:
 
 
 def slice_payload(step: str) -> str:
-    return f"step_id: {step}\nprovides: [implement-code]\nrc: do {step}"
+    return "\n".join(
+        builders.slice_block(step, "provides: [implement-code]", f"rc: do {step}")[1:-1]
+    )
 
 
 def slice_block(step: str, payload: str | None = None) -> str:
@@ -66,16 +71,12 @@ def slice_block(step: str, payload: str | None = None) -> str:
 
 def plan(*parts: str, issue: int | None = ISSUE) -> str:
     """Marker (line 1), blank, heading (line 3), blank; the first part starts on line 5."""
-    marker = [] if issue is None else [f"<!-- plan-issue-{issue} -->"]
+    marker = [] if issue is None else [builders.plan_marker(issue)]
     return "\n\n".join([*marker, "# Implementation Plan", *parts]) + "\n"
 
 
 def sibling(*parts: str, issue: int | None = ISSUE, stamp: str | None = TS) -> str:
-    head = []
-    if issue is not None:
-        head.append(f"<!-- frame-slices-{issue} -->")
-    if stamp is not None:
-        head.append(f"<!-- frame-slices-generated-at: {stamp} -->")
+    head = builders.sibling_head(issue, stamp)
     return "\n".join(head) + "\n\n" + "\n\n".join(parts) + "\n"
 
 

@@ -14,8 +14,8 @@ from typing import Any
 import pytest
 from pytest_httpserver import HTTPServer
 
-from .conftest import CASES_DIR, clean_env, run_cli
-from .fake_github import (
+from tests.conftest import CASES_DIR, clean_env, run_cli
+from tests.fake_github import (
     REPO,
     TOKEN,
     DripServer,
@@ -767,7 +767,7 @@ def test_a_kept_alive_connection_is_bounded_by_the_timeout_too(tmp_path: Path, t
 
 
 def test_an_auto_sibling_reuses_the_kept_alive_connection(tmp_path: Path) -> None:
-    examples = Path(__file__).resolve().parent.parent / "examples"
+    examples = Path(__file__).resolve().parents[2] / "examples"
     server = DripServer(keep_alive=True)
 
     def answer(comment_id: int, body: str) -> bytes:

@@ -8,10 +8,9 @@ import json
 from pathlib import Path
 
 from frame_spine.step.report import OUTPUT_LIMIT
-
-from .fake_github import REPO, TOKEN, FakeGitHub
-from .runner_env import ActionRun, run_action
-from .test_action import DIGEST, PLAN_ID, S1, SIBLING, SPLIT_INPUTS, STAMP, fixed_line, serve
+from tests.fake_github import REPO, TOKEN, FakeGitHub
+from tests.runner_env import ActionRun, run_action
+from tests.test_action import DIGEST, PLAN_ID, S1, SIBLING, SPLIT_INPUTS, STAMP, fixed_line, serve
 
 PORTS, STEPS = 30, 298
 
