@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from frame_spine.core.blocks import scan_comment
-from frame_spine.core.slices import slice_step_id
+from frame_spine.core.slices import slice_exploratory, slice_ports, slice_step_id
 
 
 @pytest.mark.parametrize(
@@ -132,3 +132,22 @@ def test_addressing_a_scanned_slice_block() -> None:
     )
     blocks = scan_comment(body).blocks
     assert [slice_step_id(block.payload) for block in blocks] == ["s3", "s4"]
+
+
+# --- where the reference validator is accidental, ours is kept (README, validate) ------------
+
+
+def test_step_id_wins_over_an_earlier_id_line() -> None:
+    # The reference reads id: first; the documented key is step_id:.
+    assert slice_step_id("id: s9\nstep_id: s1") == "s1"
+
+
+def test_an_indented_provides_inside_a_block_scalar_is_prose() -> None:
+    payload = "step_id: s1\nnotes: |\n  provides: [implement-code]\n"
+    assert slice_ports(payload) is None
+    assert slice_ports("step_id: s1\nprovides: [implement-code]\n") == ("implement-code",)
+
+
+@pytest.mark.parametrize("dash", ["-", "\u2013", "\u2014"])
+def test_exploratory_takes_any_dash(dash: str) -> None:
+    assert slice_exploratory(f"step_id: s1\ncoverage: exploratory {dash} spike") == "spike"
