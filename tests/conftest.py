@@ -105,15 +105,20 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 
 def run_cli(
-    args: list[str], *, stdin: bytes | None = None, env: dict[str, str] | None = None
+    args: list[str],
+    *,
+    stdin: bytes | None = None,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
-    """Run the installed `frame-spine` command (a real subprocess)."""
+    """Run the installed `frame-spine` command (a real subprocess), in ``cwd`` if given."""
     return subprocess.run(
         [str(CLI), *args],
         input=stdin,
         capture_output=True,
         timeout=60,
         env=env if env is not None else clean_env(),
+        cwd=cwd,
         check=False,
     )
 

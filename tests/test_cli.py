@@ -220,7 +220,8 @@ def test_both_bodies_from_stdin_is_an_error() -> None:
         ([*lookup_args("x"), "--bogus"], "unrecognized arguments: --bogus"),
         (
             ["lookup", "--generated-at", "current", "--step-id", "s1"],
-            "lookup needs one of --plan-body",
+            "lookup needs one of --plan-body, --comment-body-path, --comment-body-stdin or "
+            "--plan-comment-id (with --repo, or in a checkout whose origin is on GitHub)",
         ),
         (
             [*lookup_args("x"), "--comment-body-path", "y"],
@@ -240,7 +241,23 @@ def test_both_bodies_from_stdin_is_an_error() -> None:
             ],
             "--slices-body needs --plan-body",
         ),
-        ([*lookup_args("x"), "--plan-comment-id", "5"], "--plan-comment-id needs --repo"),
+        (
+            [*lookup_args("x"), "--plan-comment-id", "5"],
+            "--plan-body and --plan-comment-id cannot be combined: choose one source",
+        ),
+        (
+            [
+                "lookup",
+                "--comment-body-stdin",
+                "--api-url",
+                "http://127.0.0.1:9",
+                "--step-id",
+                "s1",
+                "--generated-at",
+                "current",
+            ],
+            "--comment-body-stdin and --api-url cannot be combined: choose one source",
+        ),
         ([*lookup_args("x"), "--format", "yaml"], "argument --format: invalid choice: 'yaml'"),
         (["digest"], "the following arguments are required: --plan-body"),
         ([], "the following arguments are required: COMMAND"),

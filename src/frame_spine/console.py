@@ -1,9 +1,10 @@
-"""The command line's I/O (SPEC 9): reading bodies, writing results, the token, flags.
+"""The command line's I/O (SPEC 9): reading bodies, writing results, the token, the
+repository of the checkout, flags.
 
 An edge, shared by the commands of every mode (``frame_spine.modes.<mode>.command``). Every
-text written passes one redaction of the token values in the environment (SPEC 6: no output
-ever contains the token); inside a GitHub Actions job, text that could be read as a workflow
-command is fenced by ``::stop-commands::`` (SPEC 8).
+text written passes one redaction of the token values in the environment and of a token
+``gh`` printed (SPEC 6: no output ever contains the token); inside a GitHub Actions job, text
+that could be read as a workflow command is fenced by ``::stop-commands::`` (SPEC 8).
 """
 
 from __future__ import annotations
@@ -16,7 +17,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .core.status import Failure, error
-from .github.auth import Redactor
+from .github.auth import Redactor, TokenProblem, no_token, token_from_environment
+from .github.hosts import PUBLIC_HOST, github_host, parse_remote, remote_hosts, shown_remote
 from .inputs import api_url_or_default
 from .workflow_commands import could_be_command, wrap_untrusted
 
@@ -24,18 +26,22 @@ if TYPE_CHECKING:
     from .github.client import CommentFetcher
     from .github.request_log import RequestListener, RequestRecord
     from .inputs import ApiTarget
+    from .programs import Unanswered
 
 Result = TypeVar("Result")
 
 #: Where the online forms read a token (SPEC 9); every value found is redacted from all
 #: output, whichever one is used.
-TOKEN_VARIABLES = ("GITHUB_TOKEN", "GH_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN")
+TOKEN_VARIABLES = ("GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN")
+#: Tokens ``gh auth token`` printed in this run (redacted like the variables).
+_PRINTED_TOKENS: list[str] = []
 
 
 def redactor() -> Redactor:
     """The one redaction every text the CLI writes passes: the token values of the
-    environment, as given (SPEC 6: no output ever contains the token)."""
-    return Redactor(*(os.environ.get(name) for name in TOKEN_VARIABLES))
+    environment, as given, and any token ``gh`` printed (SPEC 6: no output ever contains the
+    token)."""
+    return Redactor(*(os.environ.get(name) for name in TOKEN_VARIABLES), *_PRINTED_TOKENS)
 
 
 def read_body(path: str, flag: str) -> str | Failure:
@@ -108,10 +114,42 @@ def request_listener(args: argparse.Namespace) -> RequestListener | None:
     return log
 
 
-def token() -> str | None:
-    """The token of the online forms, as given: ``GITHUB_TOKEN``, else ``GH_TOKEN``, else
-    none (the fetcher trims it, and refuses one an HTTP header cannot carry)."""
-    return os.environ.get("GITHUB_TOKEN") or os.environ.get("GH_TOKEN") or None
+def token(api_url: str, args: argparse.Namespace) -> str | TokenProblem:
+    """The token of the online forms (SPEC 9), as ``gh`` finds one: ``GH_TOKEN``, else
+    ``GITHUB_TOKEN`` (for a GitHub Enterprise Server ``GH_ENTERPRISE_TOKEN``, else
+    ``GITHUB_ENTERPRISE_TOKEN``, first), else, only when no variable is set, what
+    ``gh auth token --hostname HOST`` prints.
+
+    Args:
+        api_url: the validated API URL (which GitHub: the variables and ``gh``'s host).
+        args: the flags (``--verbose`` says where the token came from, on stderr).
+
+    Returns:
+        The token as given (the fetcher trims it, and refuses one an HTTP header cannot
+        carry), or the ``no token`` :class:`TokenProblem`: nothing is requested without a
+        token (a private repository would answer 404). ``gh`` missing, failing, slow or
+        printing nothing means no token, not an error of its own.
+    """
+    from . import programs
+
+    found = token_from_environment(os.environ, api_url)
+    if found is not None:
+        _say(args, f"token: from {found[0]}")
+        return found[1]
+    host = github_host(api_url)
+    printed = programs.gh_auth_token(host, os.environ)
+    if isinstance(printed, str):
+        _PRINTED_TOKENS.append(printed)
+        _say(args, f"token: from gh auth token --hostname {host}")
+        return printed
+    login = "gh auth login" + ("" if host == PUBLIC_HOST else f" --hostname {host}")
+    return no_token(f"set GH_TOKEN or run {login} ({printed.reason})")
+
+
+def _say(args: argparse.Namespace, line: str) -> None:
+    """With ``--verbose``, one diagnostic line on stderr."""
+    if getattr(args, "verbose", False):
+        stderr(line + "\n")
 
 
 def api_url(args: argparse.Namespace) -> str:
@@ -135,7 +173,54 @@ def fetcher(target: ApiTarget, args: argparse.Namespace) -> CommentFetcher:
     stderr debug lines (PyGithub is imported here, by online forms only)."""
     from .github.client import CommentFetcher
 
-    return CommentFetcher.for_target(target, token(), on_request=request_listener(args))
+    return CommentFetcher.for_target(
+        target, token(target.api_url, args), on_request=request_listener(args)
+    )
+
+
+def checkout_repository(api_url: str) -> str | Unanswered:
+    """The repository of the ``origin`` remote of the git checkout around the current
+    directory (SPEC 9: ``--repo`` left out), when that remote is on the GitHub of
+    ``api_url`` (github.com for the public API, else the API URL's host).
+
+    Returns:
+        ``OWNER/NAME``, or :class:`~frame_spine.programs.Unanswered` saying why not (no git,
+        no checkout, no ``origin``, not a GitHub URL, another host). Never raises.
+    """
+    from .programs import Unanswered, origin_url
+
+    url = origin_url(os.environ)
+    if isinstance(url, Unanswered):
+        return url
+    remote = parse_remote(url)
+    if remote is None:
+        return Unanswered(f"the origin remote {shown_remote(url)} is not a GitHub repository URL")
+    expected = github_host(api_url)
+    if expected and remote.host not in remote_hosts(api_url):  # (a bad API URL: its status)
+        hint = (
+            f" (if that is a GitHub Enterprise Server, give --api-url https://{remote.host}/api/v3)"
+            if expected == PUBLIC_HOST
+            else ""
+        )
+        return Unanswered(
+            f"the origin remote {shown_remote(url)} is on {remote.host}, not on {expected}" + hint
+        )
+    return remote.repository
+
+
+def default_repo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
+    """When ``--repo`` was left out, set ``args.repo`` to the repository of the checkout's
+    ``origin`` remote (:func:`checkout_repository`, for the API URL of :func:`api_url`), or
+    exit with a usage error (exit 2) that says why not (SPEC 9). Call it once the command has
+    decided it reads from GitHub."""
+    if args.repo is not None:
+        return
+    from .programs import Unanswered
+
+    found = checkout_repository(api_url(args))
+    if isinstance(found, Unanswered):
+        parser.error(f"--repo was left out and {found.reason}: give --repo OWNER/NAME")
+    args.repo = found
 
 
 def print_result(
@@ -156,20 +241,25 @@ def add_online_flags(group: argparse._ArgumentGroup, *, auto: bool) -> None:
     """The flags of the online forms of lookup and validate (SPEC 9): ``--repo``,
     ``--plan-comment-id``, ``--slices-comment-id`` (``auto`` too when ``auto``), then
     :func:`add_api_flags`."""
-    group.add_argument("--repo", metavar="OWNER/NAME", help="fetch the comments from GitHub")
-    group.add_argument("--plan-comment-id", metavar="ID", help="plan comment id (with --repo)")
+    group.add_argument(
+        "--repo",
+        metavar="OWNER/NAME",
+        help="fetch the comments from this repository (default: the origin remote of the "
+        "git checkout here)",
+    )
+    group.add_argument("--plan-comment-id", metavar="ID", help="plan comment id (on GitHub)")
     group.add_argument(
         "--slices-comment-id",
         metavar="ID|auto" if auto else "ID",
         help="sibling comment id"
         + (", or auto to follow the spine" if auto else " (default: the spine's pointer)")
-        + " (with --repo)",
+        + " (on GitHub)",
     )
     add_api_flags(group, with_repo=True)
 
 
 def online_flags_given(args: argparse.Namespace) -> list[str]:
-    """The flags of the online forms that only make sense with ``--repo`` and were given."""
+    """The flags of the online forms (reading GitHub) that were given, ``--repo`` aside."""
     return [
         flag
         for flag, value in (
@@ -183,8 +273,8 @@ def online_flags_given(args: argparse.Namespace) -> list[str]:
 
 def add_api_flags(group: argparse._ActionsContainer, *, with_repo: bool) -> None:
     """``--api-url``, ``--timeout``, ``--max-wait`` and ``--verbose`` (SPEC 8, 9); their help
-    says "with --repo" where the command also has local forms."""
-    repo = "with --repo" if with_repo else ""
+    says "online" where the command also has local forms."""
+    repo = "online" if with_repo else ""
     verbose = (
         "log each request on stderr: method, path, status, milliseconds, rate limit "
         "remaining, request id" + (f" ({repo})" if repo else "")

@@ -126,7 +126,8 @@ def test_the_token_appears_in_nothing_the_cli_writes(
         assert json.loads(completed.stdout)["status"] == status
     else:
         assert status.encode() in completed.stdout
-    assert completed.stderr.startswith(b"GET /repos/")  # --verbose: request lines
+    # --verbose: where the token came from, then the request lines
+    assert completed.stderr.startswith(b"token: from GITHUB_TOKEN\nGET /repos/")
     for form in forms_of(given):
         assert form not in written
     assert fake_github.requests  # the token was used: every form above was at stake
@@ -164,7 +165,7 @@ def test_a_token_a_header_cannot_carry_is_refused_without_a_request(
         1,
     )
     assert fake_github.requests == []
-    assert completed.stderr == b""  # no request, no debug line
+    assert completed.stderr == b"token: from GITHUB_TOKEN\n"  # no request, no request line
     for form in forms_of(given):
         assert form not in completed.stdout
 
@@ -182,9 +183,10 @@ def test_the_token_is_sent_trimmed(fake_github: FakeGitHub) -> None:
 def test_every_token_variable_is_redacted_whichever_is_used(fake_github: FakeGitHub) -> None:
     other = "ghp_unused0123456789abcdef"
     fake_github.add_comment(7001, WITH_TOKEN.replace(TOKEN, f"{TOKEN} and {other}"), 863)
+    # The fake is an Enterprise Server (not api.github.com): GH_ENTERPRISE_TOKEN comes first.
     completed = run_cli(
         [*lookup_args(), "--repo", REPO, "--api-url", fake_github.url, "--format", "json"],
-        env=clean_env(GITHUB_TOKEN=TOKEN, GH_ENTERPRISE_TOKEN=other),
+        env=clean_env(GH_ENTERPRISE_TOKEN=TOKEN, GITHUB_TOKEN=other),
     )
     result = json.loads(completed.stdout)
     assert result["status"] == "ok"

@@ -954,6 +954,8 @@ LINE = re.compile(
 
 def log_lines(stderr: bytes) -> list[tuple[str, str, str, str]]:
     lines = stderr.decode("utf-8").splitlines()
+    assert lines[:1] == ["token: from GITHUB_TOKEN"]  # where the token came from, first
+    lines = lines[1:]
     matches = [LINE.fullmatch(line) for line in lines]
     assert all(matches), lines
     return [(m["path"], m["status"], m["remaining"], m["rid"]) for m in matches if m]

@@ -1,14 +1,21 @@
-"""The API token: cleaning it before use, and keeping it out of everything emitted (SPEC 6).
+"""The API token: where it comes from, cleaning it before use, and keeping it out of
+everything emitted (SPEC 6, 9).
 
-Pure. A token is used with surrounding whitespace removed; a token that still holds a character
-an HTTP header cannot carry is refused before any request. :class:`Redactor` is the one
-redaction every emitted text passes (outputs, job summary, annotations, stdout, stderr, files).
+Pure. The token variables are read in the order of the ``gh`` program (:func:`token_variables`,
+:func:`token_from_environment`); running ``gh auth token`` itself is an edge's job
+(:mod:`frame_spine.programs`). A token is used with surrounding whitespace removed; a token that
+still holds a character an HTTP header cannot carry is refused before any request, and so is
+the absence of any token (:func:`no_token`). :class:`Redactor` is the one redaction every
+emitted text passes (outputs, job summary, annotations, stdout, stderr, files).
 """
 
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from dataclasses import dataclass
+
+from .hosts import is_public_api
 
 #: What a redacted token looks like in emitted text.
 REDACTED = "***"
@@ -17,11 +24,72 @@ REDACTED = "***"
 _MIN_FRAGMENT = 6
 
 
+#: The variables ``gh`` reads a token from, for github.com, in order (SPEC 9).
+PUBLIC_TOKEN_VARIABLES = ("GH_TOKEN", "GITHUB_TOKEN")
+#: The variables ``gh`` reads first for a GitHub Enterprise Server, in order (SPEC 9).
+ENTERPRISE_TOKEN_VARIABLES = ("GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN")
+
+
 @dataclass(frozen=True, slots=True)
 class TokenProblem:
-    """A token that cannot be sent: ``message`` says why, without quoting the token."""
+    """A token that cannot be sent, or no token at all; nothing is requested either way.
+
+    Attributes:
+        message: why, without quoting the token: a reason (``the token contains a line
+            break``), or for a missing token the whole message (:func:`no_token`).
+        missing: ``True`` when there is no token at all.
+    """
 
     message: str
+    missing: bool = False
+
+    def refusal(self, what: str) -> str:
+        """The ``gh-auth-expired`` message for a request about ``what`` (``plan comment 5 in
+        o/r``) that is not sent (SPEC 6, 9)."""
+        if self.missing:
+            return self.message
+        return (
+            f"{what}: {self.message}, which an HTTP header cannot carry: no request was made; "
+            "fix the token"
+        )
+
+
+def no_token(advice: str) -> TokenProblem:
+    """No token from any source (SPEC 9): ``gh-auth-expired`` without a request, since GitHub
+    answers 404 for a private repository read without a token, which would read as
+    ``comment-not-found``.
+
+    Args:
+        advice: what to do, e.g. ``set GH_TOKEN or run gh auth login``.
+
+    Returns:
+        The :class:`TokenProblem` whose message is ``no token: ADVICE``.
+    """
+    return TokenProblem(f"no token: {advice}", missing=True)
+
+
+def token_variables(api_url: str) -> tuple[str, ...]:
+    """The environment variables a token is read from for ``api_url``, in order (SPEC 9):
+    ``GH_TOKEN``, ``GITHUB_TOKEN``; for a GitHub Enterprise Server (any API URL but the
+    public one) ``GH_ENTERPRISE_TOKEN`` and ``GITHUB_ENTERPRISE_TOKEN`` first."""
+    if is_public_api(api_url):
+        return PUBLIC_TOKEN_VARIABLES
+    return ENTERPRISE_TOKEN_VARIABLES + PUBLIC_TOKEN_VARIABLES
+
+
+def token_from_environment(environ: Mapping[str, str], api_url: str) -> tuple[str, str] | None:
+    """The first token variable of :func:`token_variables` that holds more than whitespace.
+
+    Returns:
+        ``(variable name, value as given)``, or ``None`` when none does (a variable that is
+        empty or blank counts as not set). The value is not checked here: one an HTTP header
+        cannot carry is still the chosen token (:func:`clean_token` refuses it).
+    """
+    for name in token_variables(api_url):
+        value = environ.get(name)
+        if value is not None and value.strip():
+            return name, value
+    return None
 
 
 def _header_problem(token: str) -> str | None:

@@ -70,7 +70,7 @@ class CommentFetcher(ApiSession):
     def for_target(
         cls,
         target: ApiTarget,
-        token: str | None,
+        token: str | TokenProblem | None,
         *,
         on_request: RequestListener | None = None,
     ) -> CommentFetcher:
@@ -80,12 +80,13 @@ class CommentFetcher(ApiSession):
             target: the validated online inputs.
             token: the token as given (``None`` or blank: unauthenticated); surrounding
                 whitespace is removed (:func:`frame_spine.github.auth.clean_token`). A token
-                that an HTTP header cannot carry makes every fetch ``gh-auth-expired`` without
-                a request.
+                that an HTTP header cannot carry, or a :class:`TokenProblem` (e.g. no token
+                at all, :func:`frame_spine.github.auth.no_token`), makes every fetch
+                ``gh-auth-expired`` without a request.
             on_request: called with a :class:`~frame_spine.github.request_log.RequestRecord` per
                 request (debug logging, SPEC 8).
         """
-        cleaned = clean_token(token)
+        cleaned = token if isinstance(token, TokenProblem) else clean_token(token)
         problem = cleaned if isinstance(cleaned, TokenProblem) else None
         return cls(
             ApiSettings(

@@ -71,8 +71,8 @@ class ApiSession:
         sleep: how to wait (seconds). clock: the current time in epoch seconds.
         on_request: called with a :class:`~frame_spine.github.request_log.RequestRecord` per
             request (every attempt and redirect hop; SPEC 8 debug logging).
-        token_problem: why the token cannot be sent; every request is then refused
-            (:meth:`refused`) without being sent.
+        token_problem: why the token cannot be sent (or that there is none); every request
+            is then refused (:meth:`refused`) without being sent.
 
     Thread-safe: the run's state (requests counted, listing pages fetched, rate-limit
     waiting) is shared under a lock.
@@ -97,14 +97,11 @@ class ApiSession:
         self._idle: list[tuple[Github, Wire]] = []
 
     def refused(self, what: str) -> Failure | None:
-        """``gh-auth-expired`` without a request when the token cannot be sent (SPEC 6)."""
+        """``gh-auth-expired`` without a request when the token cannot be sent, or there is
+        none (SPEC 6, 9)."""
         if self._token_problem is None:
             return None
-        return Failure(
-            Status.GH_AUTH_EXPIRED,
-            f"{what}: {self._token_problem.message}, which an HTTP header cannot carry: "
-            "no request was made; fix the token",
-        )
+        return Failure(Status.GH_AUTH_EXPIRED, self._token_problem.refusal(what))
 
     @contextmanager
     def connected(self) -> Iterator[tuple[Requester, Wire]]:

@@ -2,8 +2,8 @@
 
 An edge. A mode's ``report`` module gets a :class:`StepContext` and returns a
 :class:`~frame_spine.step.report.StepReport`; through the context it reaches GitHub (a
-fetcher with the ``token`` input and the debug listener) and the workspace (``slice-file``,
-``report-file``), and nothing else.
+fetcher with the ``token`` input, else the token variables, and the debug listener) and
+the workspace (``slice-file``, ``report-file``), and nothing else.
 """
 
 from __future__ import annotations
@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..github.auth import TokenProblem, no_token, token_from_environment
 from ..github.client import CommentFetcher
 from ..github.payloads import FetchedComment
 from ..github.request_log import RequestListener
@@ -59,9 +60,26 @@ class StepContext:
             "max-wait": self.inputs["max-wait"] or "60",
         }
 
+    def token(self, api_url: str) -> str | TokenProblem:
+        """The token (SPEC 8, 9): the ``token`` input, else the variables ``gh`` reads, in its
+        order (:func:`~frame_spine.github.auth.token_variables`; there is no ``gh`` program
+        in the container), else the ``no token`` problem naming the ``token`` input:
+        nothing is requested without a token."""
+        if self.inputs["token"]:
+            return self.inputs["token"]
+        found = token_from_environment(self.environ, api_url)
+        if found is not None:
+            return found[1]
+        return no_token(
+            "set the token input (it is empty: a secret this workflow run cannot read, e.g. "
+            "on a pull request from a fork, is empty too)"
+        )
+
     def fetcher(self, target: ApiTarget) -> CommentFetcher:
-        """A fetcher for ``target`` with the ``token`` input and the debug listener."""
-        return CommentFetcher.for_target(target, self.inputs["token"], on_request=self.on_request)
+        """A fetcher for ``target`` with the token (:meth:`token`) and the debug listener."""
+        return CommentFetcher.for_target(
+            target, self.token(target.api_url), on_request=self.on_request
+        )
 
     def write(self, relative: str, text: str, input_name: str) -> str | WriteRefused:
         """Write a file in the workspace (SPEC 8); see

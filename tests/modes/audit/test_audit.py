@@ -192,10 +192,16 @@ def test_a_listing_failure_is_the_report_status(fake_github: FakeGitHub) -> None
     )
 
 
-def test_audit_needs_a_repository() -> None:
-    completed = run_cli(["audit"])
+def test_audit_needs_a_repository(tmp_path: Path) -> None:
+    # Outside a git checkout (tests/test_repo_from_checkout.py: inside one).
+    completed = run_cli(
+        ["audit"], env=clean_env(GIT_CEILING_DIRECTORIES=str(tmp_path)), cwd=tmp_path
+    )
     assert completed.returncode == 2
-    assert "the following arguments are required: --repo" in completed.stderr.decode()
+    assert completed.stderr.decode().endswith(
+        "--repo was left out and the current directory is not in a git checkout: give --repo "
+        "OWNER/NAME\n"
+    )
 
 
 # ---- the pure parts -----------------------------------------------------------------------------

@@ -106,13 +106,20 @@ def test_unreadable_plan_is_an_error_status(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("args", "complaint"),
     [
-        ([], "validate needs exactly one of --plan-body or --repo"),
+        (
+            [],
+            "validate needs --plan-body, or --plan-comment-id or --issue-number (with --repo, "
+            "or in a checkout whose origin is on GitHub)",
+        ),
         (
             ["--plan-body", PLAN, "--repo", REPO],
             "validate needs exactly one of --plan-body or --repo",
         ),
         (["--repo", REPO], "validate --repo needs --plan-comment-id or --issue-number"),
-        (["--plan-body", PLAN, "--plan-comment-id", "5"], "--plan-comment-id needs --repo"),
+        (
+            ["--plan-body", PLAN, "--plan-comment-id", "5"],
+            "--plan-body and --plan-comment-id cannot be combined",
+        ),
         (
             ["--repo", REPO, "--issue-number", "5", "--slices-body", SIBLING],
             "--slices-body needs --plan-body",

@@ -12,7 +12,11 @@ from ...console import Command
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--repo", metavar="OWNER/NAME", required=True, help="the repository")
+    parser.add_argument(
+        "--repo",
+        metavar="OWNER/NAME",
+        help="the repository (default: the origin remote of the git checkout here)",
+    )
     parser.add_argument(
         "--state",
         metavar="open|closed|all",
@@ -24,8 +28,10 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
-def run(args: argparse.Namespace, _parser: argparse.ArgumentParser) -> int:
-    """``frame-spine audit``: exit 0 when clean, 1 for findings or a failed fetch."""
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``frame-spine audit``: exit 0 when clean, 1 for findings or a failed fetch; without
+    ``--repo``, the checkout's ``origin`` (SPEC 9; a usage error when there is none)."""
+    console.default_repo(args, parser)
     # Imported here: only audits pay for audit mode and PyGithub.
     from ...core.status import Failure
     from ...inputs import parse_inputs

@@ -54,8 +54,14 @@ def _print(result: LookupResult, output_format: str) -> int:
     return result.exit_code
 
 
-def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Exactly one source of bodies, and online flags only with ``--repo`` (usage errors)."""
+def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> bool:
+    """Exactly one source of bodies (usage errors otherwise); returns whether it is GitHub.
+
+    GitHub is the source with ``--repo``, or with ``--plan-comment-id``,
+    ``--slices-comment-id`` or ``--api-url`` and no local body: then a left-out ``--repo`` is
+    the checkout's ``origin`` (SPEC 9; a usage error when there is none).
+    """
+    online_only = console.online_flags_given(args)
     sources = [
         flag
         for flag, given in (
@@ -66,17 +72,23 @@ def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         )
         if given
     ]
-    if not sources:
+    if not sources and not online_only:
         parser.error(
-            "lookup needs one of --plan-body, --comment-body-path, --comment-body-stdin or --repo"
+            "lookup needs one of --plan-body, --comment-body-path, --comment-body-stdin or "
+            "--plan-comment-id (with --repo, or in a checkout whose origin is on GitHub)"
         )
     if len(sources) > 1:
         parser.error(f"{' and '.join(sources)} cannot be combined: choose one source")
-    online_only = console.online_flags_given(args)
-    if args.repo is None and online_only:
-        parser.error(f"{', '.join(online_only)} needs --repo")
+    if sources and sources[0] != "--repo" and online_only:
+        parser.error(
+            f"{sources[0]} and {', '.join(online_only)} cannot be combined: choose one source"
+        )
     if args.slices_body is not None and args.plan_body is None:
         parser.error("--slices-body needs --plan-body")
+    online = not sources or sources[0] == "--repo"
+    if online:
+        console.default_repo(args, parser)
+    return online
 
 
 def _dispatch_inputs(args: argparse.Namespace) -> dict[str, str | None]:
@@ -131,9 +143,10 @@ def _lookup_online(args: argparse.Namespace) -> LookupResult:
 
 
 def run_lookup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``frame-spine lookup``: local bodies, one pre-concatenated body, or ``--repo``."""
-    _check_sources(parser, args)
-    result = _lookup_online(args) if args.repo is not None else _lookup_local(args)
+    """``frame-spine lookup``: local bodies, one pre-concatenated body, or GitHub (``--repo``,
+    or the checkout's ``origin``)."""
+    online = _check_sources(parser, args)
+    result = _lookup_online(args) if online else _lookup_local(args)
     return _print(result, args.format)
 
 

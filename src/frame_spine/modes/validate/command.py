@@ -31,18 +31,26 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Exactly one of ``--plan-body`` and ``--repo``, and the flags of that form only."""
-    if (args.plan_body is None) == (args.repo is None):
-        parser.error("validate needs exactly one of --plan-body or --repo")
+    """``--plan-body``, or GitHub (``--repo``, or with ``--plan-comment-id`` or
+    ``--issue-number`` alone the checkout's ``origin``, SPEC 9), and the flags of that form
+    only."""
     if args.plan_body is not None:
         online = console.online_flags_given(args)
+        if args.repo is not None:
+            parser.error("validate needs exactly one of --plan-body or --repo")
         if online:
-            parser.error(f"{', '.join(online)} needs --repo")
+            parser.error(f"--plan-body and {', '.join(online)} cannot be combined")
         return
+    if args.plan_comment_id is None and args.issue_number is None:
+        parser.error(
+            "validate needs --plan-body, or --plan-comment-id or --issue-number (with --repo, "
+            "or in a checkout whose origin is on GitHub)"
+            if args.repo is None
+            else "validate --repo needs --plan-comment-id or --issue-number"
+        )
     if args.slices_body is not None:
         parser.error("--slices-body needs --plan-body")
-    if args.plan_comment_id is None and args.issue_number is None:
-        parser.error("validate --repo needs --plan-comment-id or --issue-number")
+    console.default_repo(args, parser)
 
 
 def _validate_local(args: argparse.Namespace) -> ValidationResult:
