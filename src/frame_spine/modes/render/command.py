@@ -1,0 +1,143 @@
+"""``frame-spine render`` (SPEC 9, 13).
+
+An edge. Loading this module costs argparse only; a run imports render's and validate's rules
+(and PyGithub only for ``--repo``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from ... import console
+from ...console import Command
+
+if TYPE_CHECKING:
+    from .online import OnlineRendering
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    drawn = parser.add_argument_group("comments (local bodies, or --repo)")
+    drawn.add_argument("--plan-body", metavar="PATH", help="plan comment body file, or -")
+    drawn.add_argument("--slices-body", metavar="PATH", help="sibling comment body file")
+    console.add_online_flags(drawn, auto=False)
+    drawn.add_argument(
+        "--issue-number",
+        metavar="N",
+        help="the plan's issue (default: the plan's own plan-issue-N marker); with --repo "
+        "alone, the issue whose newest plan comment is rendered",
+    )
+    parser.add_argument(
+        "--ports-dir",
+        metavar="DIR",
+        help="directory whose *.yaml, *.yml and *.md file names are the canonical ports "
+        "(default: frame/ports when it exists)",
+    )
+    parser.add_argument("--format", choices=("markdown", "json"), default="markdown")
+
+
+def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """Exactly one of ``--plan-body`` and ``--repo``, and the flags of that form only."""
+    if (args.plan_body is None) == (args.repo is None):
+        parser.error("render needs exactly one of --plan-body or --repo")
+    if args.plan_body is not None:
+        online = console.online_flags_given(args)
+        if online:
+            parser.error(f"{', '.join(online)} needs --repo")
+        return
+    if args.slices_body is not None:
+        parser.error("--slices-body needs --plan-body")
+    if args.plan_comment_id is None and args.issue_number is None:
+        parser.error("render --repo needs --plan-comment-id or --issue-number")
+
+
+def _render_local(args: argparse.Namespace, canonical: frozenset[str] | None) -> OnlineRendering:
+    from ...core.plan import scan_bodies
+    from ...core.status import Failure, error
+    from ...inputs import parse_positive_id
+    from ..validate.rules import validate_scanned
+    from .models import RenderResult
+    from .online import OnlineRendering
+    from .rules import render_scanned
+
+    try:
+        issue = parse_positive_id(args.issue_number, "issue-number")
+    except ValueError as exc:
+        return OnlineRendering(RenderResult.of_failure(error(str(exc))))
+    bodies = console.read_plan_and_sibling(args.plan_body, args.slices_body)
+    if isinstance(bodies, Failure):
+        return OnlineRendering(RenderResult.of_failure(bodies, issue=issue))
+    comments = scan_bodies(*bodies)
+    if issue is None:
+        own = comments.plan.marker_values("plan-issue")
+        issue = int(own[0]) if own and len(own[0]) <= 20 else None
+    findings = validate_scanned(comments, issue_number=issue)
+    result = render_scanned(
+        comments, findings=findings, issue=issue, plan_comment_id=None, canonical=canonical
+    )
+    return OnlineRendering(result)
+
+
+def _render_online(args: argparse.Namespace, canonical: frozenset[str] | None) -> OnlineRendering:
+    from ...core.status import Failure
+    from ..validate.models import parse_target
+    from .models import RenderResult
+    from .online import OnlineRendering, render_online
+
+    target = parse_target(
+        {
+            **console.api_inputs(args),
+            "plan-comment-id": args.plan_comment_id,
+            "slices-comment-id": args.slices_comment_id,
+            "issue-number": args.issue_number,
+        }
+    )
+    if isinstance(target, Failure):
+        return OnlineRendering(RenderResult.of_failure(target))
+    return render_online(target, console.fetcher(target, args), canonical)
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``frame-spine render``: local bodies or ``--repo``; exit 0 for ``ok`` and
+    ``missing-spine``, else 1."""
+    import os
+
+    from ...core.status import Failure
+    from ...step.context import link_of
+    from .models import RenderResult
+    from .online import OnlineRendering, canonical_ports
+    from .render import render_json, render_markdown
+
+    _check_sources(parser, args)
+    canonical = canonical_ports(os.getcwd(), args.ports_dir, contained=False)
+    if isinstance(canonical, Failure):
+        outcome = OnlineRendering(RenderResult.of_failure(canonical))
+    elif args.plan_body is not None:
+        outcome = _render_local(args, canonical)
+    else:
+        outcome = _render_online(args, canonical)
+    repository = args.repo if args.plan_body is None else None
+
+    def markdown(result: RenderResult) -> str:
+        return render_markdown(
+            result,
+            repository=repository,
+            plan=link_of(outcome.plan),
+            sibling=link_of(outcome.sibling),
+        )
+
+    console.print_result(args.format, outcome.result, render_json, markdown)
+    return outcome.result.exit_code
+
+
+COMMANDS = (
+    Command(
+        name="render",
+        help="draw a plan: its ports table and step graph (Markdown with Mermaid), or JSON",
+        description="Render a plan comment and its sibling (SPEC 13): a ports table, a Mermaid "
+        "step graph and validate's findings, as Markdown (default) or JSON. Exit 0 for ok and "
+        "missing-spine, 1 for invalid-spine or when fetching fails, 2 for a usage error.",
+        add_arguments=_add_arguments,
+        run=run,
+    ),
+)
