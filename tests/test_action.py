@@ -461,14 +461,14 @@ def test_validate_mode_outputs_annotations_and_summary(
     )
     assert lines[2] == (
         "::error title=frame-spine validate%3A unresolved-step::plan:36 step s2: step s2 is in "
-        "the spine but no frame-slice block carries it"
+        "the spine but no frame-slice block carries it (ports routing to it: implement-test)"
     )
     assert len(lines) == 10
     assert run.summary.startswith("### frame-spine validate: `invalid` (8 errors, 1 warnings)\n")
     assert "| Severity | Code | Where | Message |\n|---|---|---|---|\n" in run.summary
     assert (
         "| ❌ error | unresolved-step | plan:36 step s2 | step s2 is in the spine but no "
-        "frame-slice block carries it |"
+        "frame-slice block carries it \\(ports routing to it: implement-test\\) |"
     ) in run.summary
     assert (
         f"| Plan comment | [{PLAN_ID}](https://github.com/{REPO}/issues/878#issuecomment-{PLAN_ID}) |"

@@ -34,6 +34,7 @@ def slice_step_id(payload: str) -> str | None:
 
 
 _PROVIDES_LINE = re.compile(r"^(?:provides|ports):(.*)$", re.MULTILINE | re.IGNORECASE | re.ASCII)
+_AC_REFS_LINE = re.compile(r"^ac[-_]refs:(.*)$", re.MULTILINE | re.IGNORECASE | re.ASCII)
 _COVERAGE_LINE = re.compile(r"^coverage:(.*)$", re.MULTILINE | re.IGNORECASE | re.ASCII)
 _EXPLORATORY = re.compile(r"exploratory[ \t]*[-\u2013\u2014][ \t]*(\S.*)")
 
@@ -63,3 +64,13 @@ def slice_exploratory(payload: str) -> str | None:
     ``None`` when the slice has no such line (SPEC 10)."""
     match = _COVERAGE_LINE.search(payload)
     return None if match is None else exploratory_reason(match.group(1))
+
+
+def slice_ac_refs(payload: str) -> tuple[str, ...] | None:
+    """Return the acceptance criteria a slice lists: its first column-0 ``ac-refs:`` or
+    ``ac_refs:`` inline list (SPEC 10 ``uncovered-ac``), items as written, or ``None`` when it
+    has no such line or the value is not an inline list."""
+    match = _AC_REFS_LINE.search(payload)
+    if match is None:
+        return None
+    return parse_inline_list(match.group(1).strip(" \t"))

@@ -14,6 +14,7 @@ from frame_spine.github.payloads import FetchedComment
 from frame_spine.modes.audit.models import AuditState
 from frame_spine.modes.audit.rules import PlanCollector, classify
 from frame_spine.modes.validate.rules import validate_scanned
+from tests.builders import slice_block
 from tests.conftest import clean_env, run_cli
 from tests.fake_github import REPO, TOKEN, FakeGitHub, error
 from tests.modes.audit.repo import STAMP, Expected, plan, populate, sibling, slices, spine
@@ -230,6 +231,14 @@ def test_the_collector_keeps_only_plans_and_siblings() -> None:
     assert filtered.plans == {}
 
 
+EXPLORATORY_SLICES = "\n".join(
+    [
+        *slice_block("s1", "coverage: exploratory - spike"),
+        *slice_block("s2", "provides: [review]"),
+    ]
+)
+
+
 @pytest.mark.parametrize(
     ("plan_body", "sibling_body", "state"),
     [
@@ -241,6 +250,24 @@ def test_the_collector_keeps_only_plans_and_siblings() -> None:
         (plan(5, spine(3)), sibling(5, STAMP), AuditState.FRESH),
         (plan(5, spine(3)), sibling(6, STAMP), AuditState.INVALID),  # identity mismatch
         (plan(5, "<!-- frame-spine\nspine_schema_version: 2\n"), None, AuditState.INVALID),
+        # SPEC 10 revision 2's codes: spine-omitted next to a spine is a warning (before:
+        # invalid); an unknown variant is an error, but a plan without any spine block is
+        # no-spine first; slices in a brief plan are no spine either; uncovered-ac is a warning;
+        # a port routed to an exploratory slice without provides: is port-not-provided.
+        (
+            plan(5, spine(3), "spine-omitted: plan-too-small"),
+            sibling(5, STAMP),
+            AuditState.FRESH,
+        ),
+        (plan(5, spine(3), "plan-variant: breif"), sibling(5, STAMP), AuditState.INVALID),
+        (plan(5, "A brief plan.", "plan-variant: breif"), None, AuditState.NO_SPINE),
+        (plan(5, slices(), "plan-variant: brief"), None, AuditState.NO_SPINE),
+        (
+            plan(5, "## Acceptance Criteria\n\n- **AC9** x\n\n" + spine(3)),
+            sibling(5, STAMP),
+            AuditState.FRESH,
+        ),
+        (plan(5, spine(None) + "\n" + EXPLORATORY_SLICES), None, AuditState.INVALID),
     ],
 )
 def test_classify(plan_body: str, sibling_body: str | None, state: AuditState) -> None:

@@ -61,7 +61,7 @@ def test_text_format_lists_findings_then_counts() -> None:
     )
     assert lines[1] == (
         "error unresolved-step plan:36 step s2: step s2 is in the spine but no "
-        "frame-slice block carries it"
+        "frame-slice block carries it (ports routing to it: implement-test)"
     )
     assert lines[-1] == "invalid: 8 errors, 1 warning, 0 notices"
     assert len(lines) == 10

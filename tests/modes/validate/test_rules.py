@@ -258,10 +258,11 @@ def test_no_spine_by_design_frontmatter_after_html_comment_lines() -> None:
     [
         ("plan-variant: brief", "a brief plan (plan-variant: brief)"),
         ("plan-variant: goal-contract", "a goal-contract plan (plan-variant: goal-contract)"),
-        ("spine-omitted: plan-too-small", "a plan that says spine-omitted: plan-too-small"),
     ],
 )
 def test_variant_with_spine(line: str, reason: str) -> None:
+    # SPEC 10 revision 2: spine-omitted with a spine is a warning (spine-omitted-with-spine,
+    # tests/modes/validate/test_rules_revision2.py); a variant with a spine stays an error.
     result = validate(
         plan(
             "---",  # 3
@@ -297,39 +298,48 @@ def test_ambiguous_variant_with_a_spine() -> None:
             *S1,
         )
     )
+    # SPEC 10 revision 2: "full" is not a variant (unknown-variant, at its line).
     check(
         result,
         [
             (E, "ambiguous-variant", "plan", 5, None, None),
+            (E, "unknown-variant", "plan", 5, None, None),
             (E, "variant-with-spine", "plan", 7, None, None),
         ],
     )
 
 
-def test_ambiguous_variant_of_variants_that_need_a_spine_still_reports_the_missing_spine() -> None:
-    # Neither variant is brief/goal-contract and there is no spine-omitted line: SPEC 10 says
-    # "no spine" is an error unless the plan is such a variant.
+def test_ambiguous_variant_of_unknown_variants_names_each_and_is_not_missing_spine() -> None:
+    # SPEC 10 revision 2: a value other than brief/goal-contract is unknown-variant, checked
+    # before the spine: each such line is named, and no missing-spine is reported (before
+    # revision 2: missing-spine and ambiguous-variant).
     result = validate(plan("---", "plan-variant: full", "plan-variant: full", "---"))
     check(
         result,
         [
-            (E, "missing-spine", "plan", None, None, None),
+            (E, "unknown-variant", "plan", 4, None, None),
             (E, "ambiguous-variant", "plan", 5, None, None),
+            (E, "unknown-variant", "plan", 5, None, None),
         ],
     )
 
 
-def test_a_variant_that_needs_a_spine_with_a_spine_is_valid() -> None:
+def test_an_unknown_variant_with_a_valid_spine_is_not_waved_through() -> None:
+    # SPEC 10 revision 2 (before: valid): only brief and goal-contract are variants.
     result = validate(
         plan(
             "---",
-            "plan-variant: full",
+            "plan-variant: full",  # 4
             "---",
             *spine("ports:", "  implement-code: [s1]", "slices:", *entry("s1")),
             *S1,
         )
     )
-    check(result, [])
+    check(result, [(E, "unknown-variant", "plan", 4, None, None)])
+    assert messages(result) == [
+        "plan-variant 'full' is not a plan variant (brief or goal-contract); a plan with a "
+        "spine has no plan-variant line"
+    ]
 
 
 # --- multiple-spines, invalid-spine, unterminated-block, slice-without-id ----------------------
@@ -610,7 +620,9 @@ def test_unresolved_step_under_slices() -> None:
     )
     # s2 is named by a port token and under slices: one finding, at its slices: entry.
     check(result, [(E, "unresolved-step", "plan", 14, "s2", None)])
-    assert messages(result) == ["step s2 is in the spine but no frame-slice block carries it"]
+    assert messages(result) == [
+        "step s2 is in the spine but no frame-slice block carries it (ports routing to it: review)"
+    ]
 
 
 def test_unresolved_step_named_only_by_port_tokens() -> None:
@@ -626,9 +638,13 @@ def test_unresolved_step_named_only_by_port_tokens() -> None:
             *S1,
         )
     )
-    # One finding per step, at the first port line naming it; `port` is not set (pinned).
+    # One finding per step, at the first port line naming it; `port` is not set (pinned);
+    # the message names every port routing to it, once each, in ports: order.
     check(result, [(E, "unresolved-step", "plan", 7, "s2", None)])
-    assert messages(result) == ["step s2 is in the spine but no frame-slice block carries it"]
+    assert messages(result) == [
+        "step s2 is in the spine but no frame-slice block carries it (ports routing to it: "
+        "implement-code, review)"
+    ]
 
 
 def test_unresolved_step_with_a_missing_sibling() -> None:
@@ -729,9 +745,18 @@ def test_provides_and_ports_keys_match_ports_case_insensitively() -> None:
 )
 def test_slice_without_provides(lines: tuple[str, ...]) -> None:
     result = validate(plan(*SPINE_S1, *slice_block("s1", *lines)))  # slice head on 14
-    check(result, [(E, "slice-without-provides", "plan", 14, "s1", None)])
+    # SPEC 10 revision 2: the port routed to it is not provided either (before: only
+    # slice-without-provides).
+    check(
+        result,
+        [
+            (E, "slice-without-provides", "plan", 14, "s1", None),
+            (E, "port-not-provided", "plan", 14, "s1", "implement-code"),
+        ],
+    )
     assert messages(result) == [
-        "slice s1 has neither a provides:/ports: inline list nor coverage: exploratory - <reason>"
+        "slice s1 has neither a provides:/ports: inline list nor coverage: exploratory - <reason>",
+        "port implement-code routes to s1, but its slice has no provides:/ports: list",
     ]
 
 
@@ -985,11 +1010,24 @@ def test_unrouted_step() -> None:
 
 @pytest.mark.parametrize("dash", ["-", "\u2013", "\u2014"])
 def test_exploratory_slice(dash: str) -> None:
+    # s1 is in the spine but no port routes to it: exploratory excuses the missing list.
     result = validate(
-        plan(*SPINE_S1, *slice_block("s1", f"coverage: exploratory {dash} spike first"))
+        plan(
+            *spine(
+                "ports:", "  implement-code: [s2]", "slices:", *entry("s1"), *entry("s2")
+            ),  # 3-17
+            *slice_block("s1", f"coverage: exploratory {dash} spike first"),  # 18
+            *slice_block("s2", "provides: [implement-code]"),
+        )
     )
-    check(result, [(W, "exploratory-slice", "plan", 14, "s1", None)])
-    assert messages(result) == ["slice s1 is exploratory: spike first"]
+    check(
+        result,
+        [
+            (W, "unrouted-step", "plan", 9, "s1", None),
+            (W, "exploratory-slice", "plan", 18, "s1", None),
+        ],
+    )
+    assert messages(result) == ["no port routes to step s1", "slice s1 is exploratory: spike first"]
 
 
 def test_exploratory_slice_with_provides() -> None:
@@ -1079,14 +1117,19 @@ def test_real_878_plan_with_only_its_s1_slice() -> None:
     assert messages(result) == [
         "ports are not in canonical (sorted) order: implement-code comes after implement-test "
         "(expected: ce-gate-cli, implement-code, implement-docs, implement-test, review)",
-        "step s2 is in the spine but no frame-slice block carries it",
-        "step s3 is in the spine but no frame-slice block carries it",
-        "step s4 is in the spine but no frame-slice block carries it",
-        "step s5 is in the spine but no frame-slice block carries it",
-        "step s6 is in the spine but no frame-slice block carries it",
-        "step s7 is in the spine but no frame-slice block carries it",
-        "step s8 is in the spine but no frame-slice block carries it",
-        "step s9 is in the spine but no frame-slice block carries it",
+    ] + [
+        f"step {step} is in the spine but no frame-slice block carries it (ports routing to "
+        f"it: {port})"
+        for step, port in [
+            ("s2", "implement-test"),
+            ("s3", "implement-docs"),
+            ("s4", "implement-test"),
+            ("s5", "implement-code"),
+            ("s6", "implement-code"),
+            ("s7", "implement-docs"),
+            ("s8", "review"),
+            ("s9", "ce-gate-cli"),
+        ]
     ]
     # Without a sibling id the result is the same.
     assert validate(plan_body, sibling_body, issue_number=878) == result

@@ -1,13 +1,14 @@
 """What validate's rules read, computed once per validation (SPEC 10).
 
 Pure: scanned comments in, :class:`PlanFacts` out: the spine and slice blocks, the
-frontmatter's variant lines, and the one spine, parsed.
+frontmatter's variant lines, the plan's acceptance criteria, and the one spine, parsed.
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...core.acceptance import AcceptanceCriterion, acceptance_criteria
 from ...core.blocks import SLICE, SPINE, Block
 from ...core.frontmatter import SPINELESS_VARIANTS, plan_variants, spine_omitted
 from ...core.plan import ScannedComments
@@ -28,6 +29,8 @@ class PlanFacts:
         by_step: those slice blocks by step id, in comment order.
         variants: the frontmatter's ``plan-variant:`` lines, ``(line, value)``.
         omitted_line: the line of ``spine-omitted: plan-too-small``, or ``None``.
+        criteria: the plan comment's acceptance criteria
+            (:func:`~frame_spine.core.acceptance.acceptance_criteria`).
         problems: the grammar problems of the one spine block (when there is exactly one).
         spine: the one spine, parsed, when there is exactly one and it is valid.
     """
@@ -40,6 +43,7 @@ class PlanFacts:
     by_step: dict[str, list[tuple[str, Block]]]
     variants: tuple[tuple[int, str], ...]
     omitted_line: int | None
+    criteria: tuple[AcceptanceCriterion, ...]
     problems: tuple[SpineProblem, ...]
     spine: Spine | None
 
@@ -53,6 +57,11 @@ class PlanFacts:
         """A ``brief``/``goal-contract`` variant, or ``spine-omitted: plan-too-small``."""
         spineless = any(value in SPINELESS_VARIANTS for _line, value in self.variants)
         return spineless or self.omitted_line is not None
+
+    @property
+    def unknown_variants(self) -> tuple[tuple[int, str], ...]:
+        """The ``plan-variant:`` lines whose value is neither ``brief`` nor ``goal-contract``."""
+        return tuple(item for item in self.variants if item[1] not in SPINELESS_VARIANTS)
 
 
 def plan_facts(
@@ -89,6 +98,7 @@ def plan_facts(
         by_step=by_step,
         variants=tuple(plan_variants(text)),
         omitted_line=spine_omitted(text),
+        criteria=acceptance_criteria(text),
         problems=problems,
         spine=spine,
     )

@@ -37,6 +37,8 @@ class Code(StrEnum):
     MISSING_SPINE = "missing-spine"
     VARIANT_WITH_SPINE = "variant-with-spine"
     AMBIGUOUS_VARIANT = "ambiguous-variant"
+    UNKNOWN_VARIANT = "unknown-variant"
+    VARIANT_WITH_SLICES = "variant-with-slices"
     MULTIPLE_SPINES = "multiple-spines"
     INVALID_SPINE = "invalid-spine"
     UNTERMINATED_BLOCK = "unterminated-block"
@@ -60,6 +62,9 @@ class Code(StrEnum):
     EXPLORATORY_SLICE = "exploratory-slice"
     TERMINAL_MISMATCH = "terminal-mismatch"
     OLDER_PLAN_COMMENTS = "older-plan-comments"
+    SPINE_OMITTED_WITH_SPINE = "spine-omitted-with-spine"
+    UNREACHABLE_SLICE = "unreachable-slice"
+    UNCOVERED_AC = "uncovered-ac"
     NO_SPINE_BY_DESIGN = "no-spine-by-design"
 
     @property
@@ -76,6 +81,9 @@ _SEVERITY = {
     Code.EXPLORATORY_SLICE: Severity.WARNING,
     Code.TERMINAL_MISMATCH: Severity.WARNING,
     Code.OLDER_PLAN_COMMENTS: Severity.WARNING,
+    Code.SPINE_OMITTED_WITH_SPINE: Severity.WARNING,
+    Code.UNREACHABLE_SLICE: Severity.WARNING,
+    Code.UNCOVERED_AC: Severity.WARNING,
     Code.NO_SPINE_BY_DESIGN: Severity.NOTICE,
 }
 

@@ -3,8 +3,9 @@
 Pure: scanned comments (and what the fetching edge learned, as extra findings) in, a
 :class:`~.models.ValidationResult` out. What every rule reads is computed once
 (:class:`~.facts.PlanFacts`); each rule family is one function, and :func:`validate_scanned` runs
-them from two tables, the way linters register rules: :data:`PLAN_RULES` on the comments,
-then :data:`SPINE_RULES` (:mod:`.spine_rules`) when the one spine parsed. Every rule is
+them from two tables, the way linters register rules: :data:`PLAN_RULES` on the comments
+(the variant rules in :mod:`.variant_rules`), then :data:`SPINE_RULES` (:mod:`.spine_rules`)
+when the one spine parsed. Every rule is
 linear or near-linear in the size of the plan and never recursive.
 """
 
@@ -13,13 +14,13 @@ from __future__ import annotations
 from collections.abc import Callable, Iterable, Sequence
 
 from ...core.blocks import SLICE, CommentScan
-from ...core.frontmatter import SPINELESS_VARIANTS
 from ...core.identity import marker_problem
 from ...core.plan import ScannedComments, missing_spine_message
-from ...core.slices import slice_exploratory, slice_ports, slice_step_id
+from ...core.slices import slice_ac_refs, slice_exploratory, slice_ports, slice_step_id
 from .facts import PlanFacts, plan_facts
-from .models import Code, Finding, ValidationResult, at_block, error, notice, result_of, warning
+from .models import Code, Finding, ValidationResult, at_block, error, result_of, warning
 from .spine_rules import SPINE_RULES
+from .variant_rules import design_rule, variant_rule
 
 
 def _foreign_marker_line(scan: CommentScan, kind: str, issue_number: int) -> int | None:
@@ -52,55 +53,6 @@ def identity_rule(facts: PlanFacts) -> list[Finding]:
     return found
 
 
-def variant_rule(facts: PlanFacts) -> list[Finding]:
-    """``ambiguous-variant``; ``variant-with-spine`` for a spineless-by-design plan that
-    carries a spine, else the ``no-spine-by-design`` notice."""
-    variants = facts.variants
-    found: list[Finding] = []
-    if len(variants) > 1:
-        named = ", ".join(value for _line, value in variants)
-        found.append(
-            error(
-                Code.AMBIGUOUS_VARIANT,
-                f"{len(variants)} plan-variant lines in the frontmatter ({named}); at most one "
-                "is allowed",
-                comment="plan",
-                line=variants[1][0],
-            )
-        )
-    spineless = [(line, value) for line, value in variants if value in SPINELESS_VARIANTS]
-    if spineless:
-        line, reason = (
-            spineless[0][0],
-            f"a {spineless[0][1]} plan (plan-variant: {spineless[0][1]})",
-        )
-    elif facts.omitted_line is not None:
-        line, reason = facts.omitted_line, "a plan that says spine-omitted: plan-too-small"
-    else:
-        return found
-    if facts.spines:
-        comment, block = facts.spines[0]
-        found.append(
-            at_block(
-                Code.VARIANT_WITH_SPINE,
-                f"{reason} carries no spine by design, but a frame-spine block is at line "
-                f"{block.head_line}",
-                comment,
-                block,
-            )
-        )
-    elif len(variants) <= 1:
-        found.append(
-            notice(
-                Code.NO_SPINE_BY_DESIGN,
-                f"no spine: {reason} has none by design",
-                comment="plan",
-                line=line,
-            )
-        )
-    return found
-
-
 def block_rule(facts: PlanFacts) -> list[Finding]:
     """``unterminated-block`` for every head without a closer; ``slice-without-id`` for a
     slice block without a column-0 ``step_id:``/``id:`` line."""
@@ -130,11 +82,12 @@ def block_rule(facts: PlanFacts) -> list[Finding]:
 
 
 def spine_count_rule(facts: PlanFacts) -> list[Finding]:
-    """``missing-spine`` (unless spineless by design, or an unterminated spine head says why)
-    and ``multiple-spines`` for every spine after the first."""
+    """``missing-spine`` (unless spineless by design, an unknown variant says why, or an
+    unterminated spine head does) and ``multiple-spines`` for every spine after the first."""
     found = []
     comments = facts.comments
-    if not comments.holds_spine_head() and not facts.spineless_by_design:
+    expected = not facts.spineless_by_design and not facts.unknown_variants
+    if expected and not comments.holds_spine_head():
         found.append(error(Code.MISSING_SPINE, missing_spine_message(comments), comment="plan"))
     for comment, block in facts.spines[1:]:
         found.append(
@@ -150,19 +103,29 @@ def spine_count_rule(facts: PlanFacts) -> list[Finding]:
 
 def slice_field_rule(facts: PlanFacts) -> list[Finding]:
     """``exploratory-slice`` for a slice that says ``coverage: exploratory - <reason>``, else
-    ``slice-without-provides`` for one without a ``provides:``/``ports:`` inline list."""
+    ``slice-without-provides`` for one without a ``provides:``/``ports:`` inline list or with
+    an empty one (``provides: []`` is no list)."""
     found = []
     for comment, block, step in facts.slices:
         reason = slice_exploratory(block.payload)
         if reason is not None:
             message = f"slice {step} is exploratory: {reason}"
             found.append(at_block(Code.EXPLORATORY_SLICE, message, comment, block, step=step))
-        elif slice_ports(block.payload) is None:
+            continue
+        provided = slice_ports(block.payload)
+        if provided:
+            continue
+        if provided is None:
             message = (
-                f"slice {step} has neither a provides:/ports: "
-                "inline list nor coverage: exploratory - <reason>"
+                f"slice {step} has neither a provides:/ports: inline list nor coverage: "
+                "exploratory - <reason>"
             )
-            found.append(at_block(Code.SLICE_WITHOUT_PROVIDES, message, comment, block, step=step))
+        else:
+            message = (
+                f"slice {step} has an empty provides:/ports: list (provides: [] is no list) "
+                "and no coverage: exploratory - <reason>"
+            )
+        found.append(at_block(Code.SLICE_WITHOUT_PROVIDES, message, comment, block, step=step))
     return found
 
 
@@ -219,6 +182,35 @@ def grammar_rule(facts: PlanFacts) -> list[Finding]:
     return found
 
 
+def acceptance_rule(facts: PlanFacts) -> list[Finding]:
+    """``uncovered-ac`` for each acceptance criterion of the plan
+    (:attr:`~.facts.PlanFacts.criteria`) that no frame-slice block's ``ac-refs``/``ac_refs``
+    lists (ids compared upper-cased; the spine's ``ac_refs`` do not count: the slice is what
+    a specialist reads). Only for a plan with a spine block: without one nothing is
+    dispatched."""
+    if not facts.spines or not facts.criteria:
+        return []
+    covered = {
+        ref.upper()
+        for _comment, block, _step in facts.slices
+        for ref in slice_ac_refs(block.payload) or ()
+    }
+    spine = facts.spine
+    in_spine = {ref.upper() for entry in spine.slices for ref in entry.ac_refs} if spine else set()
+    found = []
+    for criterion in facts.criteria:
+        if criterion.id in covered:
+            continue
+        message = (
+            f"acceptance criterion {criterion.id} is in no frame-slice block's ac-refs: no "
+            "specialist is handed it"
+        )
+        if criterion.id in in_spine:
+            message += " (the spine's ac_refs list it, but a specialist reads the slice)"
+        found.append(warning(Code.UNCOVERED_AC, message, comment="plan", line=criterion.line))
+    return found
+
+
 def sibling_missing_rule(facts: PlanFacts) -> list[Finding]:
     """``sibling-missing`` when a sibling was expected (the spine's pointer, or a given id)
     but none was supplied or found."""
@@ -246,11 +238,13 @@ Rule = Callable[[PlanFacts], Sequence[Finding]]
 PLAN_RULES: tuple[Rule, ...] = (
     identity_rule,
     variant_rule,
+    design_rule,
     block_rule,
     spine_count_rule,
     slice_field_rule,
     trailing_whitespace_rule,
     grammar_rule,
+    acceptance_rule,
 )
 
 

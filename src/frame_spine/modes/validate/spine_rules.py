@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ...core.slices import exploratory_reason, slice_ports
+from ...core.slices import exploratory_reason, slice_exploratory, slice_ports
 from ...core.spine import Spine
 from ...core.stamps import StampKind, read_stamp
 from .facts import PlanFacts
@@ -110,20 +110,36 @@ def _step_lines(spine: Spine) -> dict[str, int]:
     return lines
 
 
+def _routing_ports(spine: Spine) -> dict[str, list[str]]:
+    """The ports whose tokens name each step, each once, in ``ports:`` order."""
+    ports: dict[str, dict[str, None]] = {}  # an ordered set per step
+    for route in spine.ports:
+        for token in route.tokens:
+            ports.setdefault(token.step, {})[route.name] = None
+    return {step: list(names) for step, names in ports.items()}
+
+
 def unresolved_step_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
-    """``unresolved-step`` for each step in the spine that no slice block carries."""
+    """``unresolved-step`` for each step in the spine that no slice block carries; the
+    message names the ports that route to it."""
     step_lines = _step_lines(spine)
-    return [
-        error(
-            Code.UNRESOLVED_STEP,
-            f"step {step} is in the spine but no frame-slice block carries it",
-            comment=facts.spine_comment,
-            line=step_lines[step],
-            step=step,
+    routing = _routing_ports(spine)
+    found = []
+    for step in sorted(spine.steps, key=lambda s: (step_lines[s], len(s), s)):
+        if step in facts.by_step:
+            continue
+        ports = routing.get(step)
+        routed = f"ports routing to it: {', '.join(ports)}" if ports else "no port routes to it"
+        found.append(
+            error(
+                Code.UNRESOLVED_STEP,
+                f"step {step} is in the spine but no frame-slice block carries it ({routed})",
+                comment=facts.spine_comment,
+                line=step_lines[step],
+                step=step,
+            )
         )
-        for step in sorted(spine.steps, key=lambda s: (step_lines[s], len(s), s))
-        if step not in facts.by_step
-    ]
+    return found
 
 
 def slice_block_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
@@ -295,9 +311,28 @@ def dependency_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     return found
 
 
+def _not_provided_message(port: str, step: str, payload: str) -> str | None:
+    """Why the slice (``payload``) of ``step`` does not provide ``port``, or ``None`` when its
+    ``provides:``/``ports:`` list names it (ports compared case-insensitively)."""
+    provided = slice_ports(payload)
+    if provided is None:
+        message = f"port {port} routes to {step}, but its slice has no provides:/ports: list"
+    elif port.lower() in {name.lower() for name in provided}:
+        return None
+    else:
+        message = (
+            f"port {port} routes to {step}, but its slice's provides: [{', '.join(provided)}] "
+            "omits it"
+        )
+    if slice_exploratory(payload) is not None:
+        message += " (coverage: exploratory excuses only a slice that no port routes to)"
+    return message
+
+
 def provided_port_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
-    """``port-not-provided`` when a port routes to a step whose slice's ``provides:``/
-    ``ports:`` list omits it (once per port and step)."""
+    """``port-not-provided`` when a port routes to a step whose slice does not name it in a
+    ``provides:``/``ports:`` list, whatever the list looks like (missing, empty) and even when
+    the slice is exploratory (once per port and step; SPEC 10 revision 2)."""
     reported: set[tuple[str, str]] = set()
     found = []
     for route in spine.ports:
@@ -307,16 +342,10 @@ def provided_port_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
             reported.add((route.name, token.step))
             carriers = facts.by_step.get(token.step)
             if not carriers:
-                continue
+                continue  # reported as unresolved-step
             block_comment, block = carriers[0]
-            provided = slice_ports(block.payload)
-            if provided is None:
-                continue  # reported as slice-without-provides (or exploratory)
-            if route.name.lower() not in {port.lower() for port in provided}:
-                message = (
-                    f"port {route.name} routes to {token.step}, but its slice's "
-                    f"provides: [{', '.join(provided)}] omits it"
-                )
+            message = _not_provided_message(route.name, token.step, block.payload)
+            if message is not None:
                 found.append(
                     at_block(
                         Code.PORT_NOT_PROVIDED,

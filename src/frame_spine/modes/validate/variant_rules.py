@@ -1,0 +1,113 @@
+"""Validate's rules on the plan's variant (SPEC 10): the frontmatter's ``plan-variant:`` and
+``spine-omitted:`` lines against the blocks the plan carries.
+
+Pure: :class:`~.facts.PlanFacts` in, findings out; both rules are listed in
+:data:`~.rules.PLAN_RULES`. A plan has no spine by design when it is a ``brief`` or
+``goal-contract`` variant or says ``spine-omitted: plan-too-small``; any other
+``plan-variant:`` value is ``unknown-variant``.
+"""
+
+from __future__ import annotations
+
+from ...core.blocks import SLICE
+from ...core.frontmatter import SPINELESS_VARIANTS
+from ...core.plan import shorten
+from ...core.slices import slice_step_id
+from .facts import PlanFacts
+from .models import Code, Finding, at_block, error, notice, warning
+
+
+def variant_rule(facts: PlanFacts) -> list[Finding]:
+    """``ambiguous-variant`` for more than one ``plan-variant:`` line; ``unknown-variant`` for
+    each whose value is neither ``brief`` nor ``goal-contract`` (checked before the spine: a
+    typo is neither ``missing-spine`` nor waved through with a valid spine)."""
+    variants = facts.variants
+    found: list[Finding] = []
+    if len(variants) > 1:
+        named = ", ".join(value for _line, value in variants)
+        found.append(
+            error(
+                Code.AMBIGUOUS_VARIANT,
+                f"{len(variants)} plan-variant lines in the frontmatter ({named}); at most one "
+                "is allowed",
+                comment="plan",
+                line=variants[1][0],
+            )
+        )
+    for line, value in facts.unknown_variants:
+        found.append(
+            error(
+                Code.UNKNOWN_VARIANT,
+                f"plan-variant {shorten(value)!r} is not a plan variant (brief or "
+                "goal-contract); a plan with a spine has no plan-variant line",
+                comment="plan",
+                line=line,
+            )
+        )
+    return found
+
+
+def _with_spine(facts: PlanFacts, variant: str | None) -> list[Finding]:
+    """``variant-with-spine`` (a brief/goal-contract ``variant``) and
+    ``spine-omitted-with-spine`` for a plan that has no spine by design but carries one."""
+    comment, block = facts.spines[0]
+    found = []
+    if variant is not None:
+        found.append(
+            at_block(
+                Code.VARIANT_WITH_SPINE,
+                f"a {variant} plan (plan-variant: {variant}) carries no spine by design, but a "
+                f"frame-spine block is at line {block.head_line}",
+                comment,
+                block,
+            )
+        )
+    if facts.omitted_line is not None:
+        found.append(
+            warning(
+                Code.SPINE_OMITTED_WITH_SPINE,
+                "the plan says spine-omitted: plan-too-small, but a frame-spine block is at "
+                f"line {block.head_line}: the spine is validated as usual (drop the "
+                "spine-omitted line)",
+                comment="plan",
+                line=facts.omitted_line,
+            )
+        )
+    return found
+
+
+def design_rule(facts: PlanFacts) -> list[Finding]:
+    """For a plan without a spine by design (a ``brief``/``goal-contract`` variant, or
+    ``spine-omitted: plan-too-small``): with a spine, :func:`_with_spine`; without one, the
+    ``no-spine-by-design`` notice (unless the variant is ambiguous) and, for each frame-slice
+    block (nothing routes to it), ``variant-with-slices`` in a ``brief`` plan, else
+    ``unreachable-slice``."""
+    spineless = [value for _line, value in facts.variants if value in SPINELESS_VARIANTS]
+    if facts.spines:
+        return _with_spine(facts, spineless[0] if spineless else None)
+    if spineless:
+        line = next(line for line, value in facts.variants if value == spineless[0])
+        reason = f"a {spineless[0]} plan (plan-variant: {spineless[0]})"
+        code = Code.VARIANT_WITH_SLICES if spineless[0] == "brief" else Code.UNREACHABLE_SLICE
+    elif facts.omitted_line is not None:
+        line, reason = facts.omitted_line, "a plan that says spine-omitted: plan-too-small"
+        code = Code.UNREACHABLE_SLICE
+    else:
+        return []
+    found = []
+    if len(facts.variants) <= 1:
+        found.append(
+            notice(
+                Code.NO_SPINE_BY_DESIGN,
+                f"no spine: {reason} has none by design",
+                comment="plan",
+                line=line,
+            )
+        )
+    for comment, scan in facts.comments.comments():
+        for block in scan.blocks_named(SLICE):
+            step = slice_step_id(block.payload)
+            name = f"slice {step}" if step else f"the frame-slice block at line {block.head_line}"
+            message = f"{name} is in {reason}, which has no spine: nothing routes to it"
+            found.append(at_block(code, message, comment, block, step=step))
+    return found
