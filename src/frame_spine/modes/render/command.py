@@ -13,7 +13,11 @@ from ... import console
 from ...console import Command
 
 if TYPE_CHECKING:
-    from .online import OnlineRendering
+    from ...markdown import CommentLink
+    from .models import RenderResult
+
+    #: A rendering and the links of the comments drawn (``None`` when not fetched).
+    Rendered = tuple[RenderResult, CommentLink | None, CommentLink | None]
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -51,38 +55,39 @@ def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         parser.error("render --repo needs --plan-comment-id or --issue-number")
 
 
-def _render_local(args: argparse.Namespace, canonical: frozenset[str] | None) -> OnlineRendering:
+def _render_local(args: argparse.Namespace, canonical: frozenset[str] | None) -> RenderResult:
+    """Local bodies: scan, validate and decide; no network code is loaded."""
     from ...core.plan import scan_bodies
     from ...core.status import Failure, error
     from ...inputs import parse_positive_id
     from ..validate.rules import validate_scanned
     from .models import RenderResult
-    from .online import OnlineRendering
     from .rules import render_scanned
 
     try:
         issue = parse_positive_id(args.issue_number, "issue-number")
     except ValueError as exc:
-        return OnlineRendering(RenderResult.of_failure(error(str(exc))))
+        return RenderResult.of_failure(error(str(exc)))
     bodies = console.read_plan_and_sibling(args.plan_body, args.slices_body)
     if isinstance(bodies, Failure):
-        return OnlineRendering(RenderResult.of_failure(bodies, issue=issue))
+        return RenderResult.of_failure(bodies, issue=issue)
     comments = scan_bodies(*bodies)
     if issue is None:
         own = comments.plan.marker_values("plan-issue")
         issue = int(own[0]) if own and len(own[0]) <= 20 else None
     findings = validate_scanned(comments, issue_number=issue)
-    result = render_scanned(
+    return render_scanned(
         comments, findings=findings, issue=issue, plan_comment_id=None, canonical=canonical
     )
-    return OnlineRendering(result)
 
 
-def _render_online(args: argparse.Namespace, canonical: frozenset[str] | None) -> OnlineRendering:
+def _render_online(args: argparse.Namespace, canonical: frozenset[str] | None) -> Rendered:
+    """``--repo``: fetch (or discover), validate and decide; the comments' links."""
     from ...core.status import Failure
+    from ...step.context import link_of
     from ..validate.models import parse_target
     from .models import RenderResult
-    from .online import OnlineRendering, render_online
+    from .online import render_online
 
     target = parse_target(
         {
@@ -93,8 +98,9 @@ def _render_online(args: argparse.Namespace, canonical: frozenset[str] | None) -
         }
     )
     if isinstance(target, Failure):
-        return OnlineRendering(RenderResult.of_failure(target))
-    return render_online(target, console.fetcher(target, args), canonical)
+        return RenderResult.of_failure(target), None, None
+    outcome = render_online(target, console.fetcher(target, args), canonical)
+    return outcome.result, link_of(outcome.plan), link_of(outcome.sibling)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -103,31 +109,27 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     import os
 
     from ...core.status import Failure
-    from ...step.context import link_of
     from .models import RenderResult
-    from .online import OnlineRendering, canonical_ports
+    from .ports import canonical_ports
     from .render import render_json, render_markdown
 
     _check_sources(parser, args)
     canonical = canonical_ports(os.getcwd(), args.ports_dir, contained=False)
+    rendered: Rendered
     if isinstance(canonical, Failure):
-        outcome = OnlineRendering(RenderResult.of_failure(canonical))
+        rendered = RenderResult.of_failure(canonical), None, None
     elif args.plan_body is not None:
-        outcome = _render_local(args, canonical)
+        rendered = _render_local(args, canonical), None, None
     else:
-        outcome = _render_online(args, canonical)
+        rendered = _render_online(args, canonical)
+    result, plan, sibling = rendered
     repository = args.repo if args.plan_body is None else None
 
-    def markdown(result: RenderResult) -> str:
-        return render_markdown(
-            result,
-            repository=repository,
-            plan=link_of(outcome.plan),
-            sibling=link_of(outcome.sibling),
-        )
+    def markdown(shown: RenderResult) -> str:
+        return render_markdown(shown, repository=repository, plan=plan, sibling=sibling)
 
-    console.print_result(args.format, outcome.result, render_json, markdown)
-    return outcome.result.exit_code
+    console.print_result(args.format, result, render_json, markdown)
+    return result.exit_code
 
 
 COMMANDS = (

@@ -18,7 +18,8 @@ from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, ste
 from ...workflow_commands import json_line
 from ..validate.models import parse_target
 from .models import RenderResult, RenderSettings
-from .online import OnlineRendering, canonical_ports, render_online
+from .online import OnlineRendering, render_online
+from .ports import canonical_ports
 from .render import render_dict, render_markdown
 
 
