@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from frame_spine.core.status import Status
 from frame_spine.markdown import CommentLink, code_fence, escape_cell
 from frame_spine.modes.lookup.models import LookupResult
@@ -153,7 +155,7 @@ def test_a_findings_table_too_big_is_cut_with_a_note() -> None:
     assert 0 < shown < 199
     assert len(text.encode("utf-8")) <= 5000
     assert text.endswith(
-        f"> [!WARNING]\n> {199 - shown} more findings are not shown here; the `result` output has all.\n"
+        f"> [!WARNING]\n> {199 - shown} more findings not shown here; the `result` output has all.\n"
     )
 
 
@@ -178,3 +180,16 @@ def test_text_that_cannot_be_encoded_is_measured_and_cut_without_error() -> None
         f"> The slice is truncated in this summary: {len(shown) * 3} of 6000 bytes are shown. "
         "The whole slice is in out/s1.md only.\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("rows", "note"),
+    [(2, "1 more finding not shown here."), (3, "2 more findings not shown here.")],
+)
+def test_the_left_out_count_of_a_table_agrees_with_its_noun(rows: int, note: str) -> None:
+    from frame_spine.markdown import table_within
+
+    text = table_within(
+        "head\n", ["x" * 40 + "\n"] * rows, rows, "{left} not shown here.", 120, noun="more finding"
+    )
+    assert text == "head\n" + "x" * 40 + "\n" + f"\n> [!WARNING]\n> {note}\n"

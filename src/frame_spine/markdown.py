@@ -97,16 +97,20 @@ def clip_utf8(text: str, limit: int) -> str:
     return data[:cut].decode("utf-8", "surrogatepass")
 
 
-def table_within(head: str, rows: Iterable[str], total: int, note: str, limit: int) -> str:
+def table_within(
+    head: str, rows: Iterable[str], total: int, note: str, limit: int, *, noun: str
+) -> str:
     """``head`` and as many ``rows`` as fit in ``limit`` UTF-8 bytes; when some do not fit,
-    a visible warning (``note``, with ``{left}``) says how many are left out."""
+    a visible warning (``note``) says how many are left out: its ``{left}`` becomes the count
+    and ``noun`` through :func:`plural` (``"1 more finding"``, ``"12 more findings"``)."""
     warning = "\n> [!WARNING]\n> " + note + "\n"
     room = limit - utf8_size(head) - utf8_size(warning) - 20
     kept: list[str] = []
     for row in rows:
         size = utf8_size(row)
         if size > room:
-            return head + "".join(kept) + warning.replace("{left}", str(total - len(kept)))
+            left = plural(total - len(kept), noun)
+            return head + "".join(kept) + warning.replace("{left}", left)
         room -= size
         kept.append(row)
     return head + "".join(kept)

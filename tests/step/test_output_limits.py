@@ -74,7 +74,7 @@ def test_validate_on_a_crowded_64_kb_plan_stays_within_the_limits(
         "`frame-spine validate --format json` prints every finding"
     )
     assert run.summary.endswith(
-        " more findings are not shown here; `frame-spine validate --format json` prints all.\n"
+        " more findings not shown here; `frame-spine validate --format json` prints all.\n"
     )
     assert_within_limits(run)
 

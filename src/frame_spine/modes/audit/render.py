@@ -135,5 +135,5 @@ def audit_summary(
         f"{'yes' if plan.duplicate_plans else 'no'} | {plan.errors} | {plan.warnings} |\n"
         for plan in ordered
     )
-    note = "{left} more plans are not shown here; " + rest + "."
-    return table_within(head + table, rows, len(report.plans), note, limit)
+    note = "{left} not shown here; " + rest + "."
+    return table_within(head + table, rows, len(report.plans), note, limit, noun="more plan")

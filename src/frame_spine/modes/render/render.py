@@ -182,9 +182,9 @@ def render_markdown(
             f"\n#### Ports{checked}\n\n| Port | Step | Cycle | Terminal | Warning |\n"
             "|:--|:--|--:|:--|:--|\n"
         )
-        note = "{left} more port rows are not shown here; the `result` output has all."
+        note = "{left} not shown here; the `result` output has all."
         rows = _port_rows(result)
-        text = table_within(text + table, rows, len(rows), note, limit // 2)
+        text = table_within(text + table, rows, len(rows), note, limit // 2, noun="more port row")
     graph = graph_section(result.steps)
     if utf8_size(text + graph) < limit * 3 // 4:
         text += graph
@@ -195,6 +195,6 @@ def render_markdown(
             f"\n#### Findings (validate): {plural(findings.errors, 'error')}, "
             f"{plural(findings.warnings, 'warning')}\n\n"
         )
-        note = "{left} more findings are not shown here; `frame-spine validate` prints all."
-        text = table_within(text + title + table, rows, len(rows), note, limit)
+        note = "{left} not shown here; `frame-spine validate` prints all."
+        text = table_within(text + title + table, rows, len(rows), note, limit, noun="more finding")
     return clip_utf8(text, limit)

@@ -174,5 +174,5 @@ def validation_summary(
     if not result.findings:
         return clip_utf8(head, limit)
     table, rows = findings_table(result.findings, rest, limit)
-    note = "{left} more findings are not shown here; " + rest + "."
-    return table_within(head + "\n" + table, rows, len(rows), note, limit)
+    note = "{left} not shown here; " + rest + "."
+    return table_within(head + "\n" + table, rows, len(rows), note, limit, noun="more finding")
