@@ -85,7 +85,8 @@ def test_markdown_is_the_default_format() -> None:
     text = completed.stdout.decode()
     assert completed.returncode == 0
     assert text.startswith(
-        "### ✅ frame-spine render: issue #878, spine generated_at 2026-07-18T22:20:00Z\n"
+        "### ✅ frame-spine render: `ok` (exit code 0): issue #878, spine generated_at "
+        "2026-07-18T22:20:00Z\n"
     )
     assert "| ce-gate-cli | s9 |  | yes |  |\n" in text
     assert "  class s2,s3,s4,s5,s6,s7,s8,s9 noslice\n" in text
@@ -210,7 +211,8 @@ def test_an_invalid_spine_exits_1_with_the_lines_that_parsed(tmp_path: Path) -> 
     text = completed.stdout.decode()
     assert completed.returncode == 1
     assert text.startswith(
-        "### ❌ frame-spine render: issue #7\n\n> invalid frame-spine: line 6 of the plan "
+        "### ❌ frame-spine render: `invalid-spine` (exit code 1): issue #7\n\n> invalid "
+        "frame-spine: line 6 of the plan "
     )
     assert "| docs | s3 |  | yes |  |\n" in text
 

@@ -36,11 +36,11 @@ def test_the_878_summary_heading_facts_and_ports_table() -> None:
     text = render_markdown(example())
     head, rest = text.split("#### Ports", 1)
     assert head == (
-        "### ✅ frame-spine render: issue #878, spine generated_at 2026-07-18T22:20:00Z\n\n"
-        "| Status | `ok` (exit code 0) |\n"
-        "|:--|:--|\n"
+        "### ✅ frame-spine render: `ok` (exit code 0): issue #878, spine generated_at "
+        "2026-07-18T22:20:00Z\n\n"
         "| Spine digest | "
         "`sha256:0808af7262f19e81d3be92c674f68bb36ac77aabbff8fc3adb8a3d403fbd1a8a` |\n"
+        "|:--|:--|\n"
         "| Spine | 9 steps (8 without a slice block), 5 ports, 9 port tokens |\n\n"
     )
     table = rest.split("\n\n", 2)[1]
@@ -240,9 +240,8 @@ def test_a_missing_spine_says_why_in_one_line_without_tables() -> None:
         message="no spine: a brief plan (plan-variant: brief) has none by design",
     )
     assert render_markdown(result) == (
-        "### \u2139\ufe0f frame-spine render: issue #7\n\n"
+        "### \u2139\ufe0f frame-spine render: `missing-spine` (exit code 0): issue #7\n\n"
         "> no spine: a brief plan \\(plan-variant: brief\\) has none by design\n\n"
-        "| Status | `missing-spine` (exit code 0) |\n|:--|:--|\n"
     )
 
 
@@ -256,8 +255,9 @@ def test_an_online_rendering_links_its_comments() -> None:
         ),
         sibling=None,
     )
-    assert text.splitlines()[4:7] == [
+    assert text.splitlines()[2:6] == [
         "| Repository | octo/plans |",
+        "|:--|:--|",
         "| Plan comment | [5013464861](https://github.com/octo/plans/issues/878"
         "#issuecomment-5013464861) |",
         "| Sibling comment | — |",

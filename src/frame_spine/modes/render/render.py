@@ -18,6 +18,7 @@ from ...markdown import (
     CommentLink,
     clip_utf8,
     escape_cell,
+    headline,
     key_value_table,
     link,
     mermaid_text,
@@ -26,6 +27,7 @@ from ...markdown import (
 )
 from ...step.emitted import utf8_size
 from ...workflow_commands import json_line
+from ..validate.models import ValidationResult
 from ..validate.render import findings_table
 from .models import RenderResult, StepNode
 
@@ -119,13 +121,13 @@ def _port_rows(result: RenderResult) -> list[str]:
 
 
 def _title(result: RenderResult) -> str:
-    issue = f"issue #{result.issue}" if result.issue is not None else "a plan"
-    icon = _ICONS.get(result.status, "❌")
+    """The heading of every mode (:func:`~frame_spine.markdown.headline`: the status once,
+    with its icon and exit code), naming the issue and the spine's ``generated_at``."""
+    detail = f"issue #{result.issue}" if result.issue is not None else "a plan"
     if result.generated_at is not None:
-        return (
-            f"### {icon} frame-spine render: {issue}, spine generated_at {result.generated_at}\n\n"
-        )
-    return f"### {icon} frame-spine render: {issue}\n\n"
+        detail += f", spine generated_at {escape_cell(result.generated_at)}"
+    icon = _ICONS.get(result.status, "❌")
+    return headline("render", result.status.value, result.exit_code, icon, detail)
 
 
 def _facts(
@@ -134,7 +136,7 @@ def _facts(
     plan: CommentLink | None,
     sibling: CommentLink | None,
 ) -> str:
-    rows = [("Status", f"`{result.status.value}` (exit code {result.exit_code})")]
+    rows: list[tuple[str, str]] = []
     if repository is not None or result.plan_comment_id is not None:  # not local bodies
         rows += [
             ("Repository", escape_cell(repository) if repository else "—"),
@@ -188,13 +190,22 @@ def render_markdown(
     graph = graph_section(result.steps)
     if utf8_size(text + graph) < limit * 3 // 4:
         text += graph
-    findings = result.findings
-    if findings is not None and findings.findings:
-        table, rows = findings_table(findings.findings, "", limit)
-        title = (
-            f"\n#### Findings (validate): {plural(findings.errors, 'error')}, "
-            f"{plural(findings.warnings, 'warning')}\n\n"
-        )
-        note = "{left} not shown here; `frame-spine validate` prints all."
-        text = table_within(text + title + table, rows, len(rows), note, limit, noun="more finding")
+    elif graph:
+        text += "\n#### Step graph\n\nThe graph is left out: the summary has no room for it.\n"
+    return _with_findings(text, result.findings, limit)
+
+
+def _with_findings(text: str, findings: ValidationResult | None, limit: int) -> str:
+    """``text`` and validate's findings (SPEC 13, item 4) when there are errors or warnings
+    (a plan's only notice restates the one-line reason above), within ``limit`` bytes."""
+    if findings is None or not (findings.errors or findings.warnings):
+        return text
+    notices = len(findings.findings) - findings.errors - findings.warnings
+    counts = [plural(findings.errors, "error"), plural(findings.warnings, "warning")]
+    if notices:
+        counts.append(plural(notices, "notice"))
+    table, rows = findings_table(findings.findings, "", limit)
+    title = f"\n#### Findings (validate): {', '.join(counts)}\n\n"
+    note = "{left} not shown here; `frame-spine validate` prints all."
+    return table_within(text + title + table, rows, len(rows), note, limit, noun="more finding")
     return clip_utf8(text, limit)
