@@ -5,7 +5,9 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -314,3 +316,47 @@ def test_json_of_a_fetched_plan_has_a_string_comment_id_and_warnings() -> None:
     ]
     assert "findings" not in data
     assert "ports_checked" not in data
+
+
+PLANS = Path(__file__).resolve().parent / "plans"
+
+
+@pytest.mark.parametrize(
+    ("sibling", "counts"),
+    [
+        (SIBLING_TEXT, "9 steps (8 without a slice block), 5 ports, 9 port tokens"),
+        (None, "9 steps (none with a slice block), 5 ports, 9 port tokens"),
+    ],
+)
+def test_the_spine_row_counts_steps_slices_ports_and_tokens(
+    sibling: str | None, counts: str
+) -> None:
+    assert f"| Spine | {counts} |\n" in render_markdown(render(PLAN_TEXT, sibling, issue=878))
+
+
+def test_the_twelve_step_plan_draws_every_step_with_its_slice() -> None:
+    plan = (PLANS / "plan-912.md").read_text("utf-8")
+    sibling = (PLANS / "sibling-912.md").read_text("utf-8")
+    result = render(plan, sibling, issue=912)
+    assert result.findings is not None
+    assert (result.status, result.findings.errors, result.findings.warnings) == (Status.OK, 0, 0)
+    text = render_markdown(result)
+    assert "| Spine | 12 steps (each with a slice block), 5 ports, 12 port tokens |\n" in text
+    graph = mermaid_graph(result.steps)
+    assert [line for line in graph.splitlines() if "-->" in line] == [
+        "  s1 --> s2",
+        "  s1 --> s3",
+        "  s2 --> s5",
+        "  s3 --> s5",
+        "  s5 --> s6",
+        "  s4 --> s7",
+        "  s6 --> s7",
+        "  s6 --> s8",
+        "  s8 --> s9",
+        "  s7 --> s10",
+        "  s9 --> s11",
+        "  s10 --> s11",
+        "  s11 --> s12",
+    ]
+    assert "noslice" not in graph
+    assert "#### Findings" not in text

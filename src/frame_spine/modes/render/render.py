@@ -130,6 +130,23 @@ def _title(result: RenderResult) -> str:
     return headline("render", result.status.value, result.exit_code, icon, detail)
 
 
+def _spine_counts(result: RenderResult) -> str:
+    """``9 steps (8 without a slice block), 5 ports, 9 port tokens``."""
+    without = sum(not node.has_slice for node in result.steps)
+    steps = len(result.steps)
+    if without == 0:
+        slices = "each with a slice block" if steps > 1 else "with a slice block"
+    elif without == steps:
+        slices = "none with a slice block" if steps > 1 else "without a slice block"
+    else:
+        slices = f"{without:,} without a slice block"
+    ports = len(dict.fromkeys(row.port for row in result.ports))
+    return (
+        f"{plural(steps, 'step')} ({slices}), {plural(ports, 'port')}, "
+        f"{plural(len(result.ports), 'port token')}"
+    )
+
+
 def _facts(
     result: RenderResult,
     repository: str | None,
@@ -146,15 +163,7 @@ def _facts(
     if result.spine_digest:
         rows.append(("Spine digest", f"`{escape_cell(result.spine_digest)}`"))
     if result.steps:
-        without = sum(not node.has_slice for node in result.steps)
-        ports = len(dict.fromkeys(row.port for row in result.ports))
-        rows.append(
-            (
-                "Spine",
-                f"{plural(len(result.steps), 'step')} ({without:,} without a slice block), "
-                f"{plural(ports, 'port')}, {plural(len(result.ports), 'port token')}",
-            )
-        )
+        rows.append(("Spine", _spine_counts(result)))
     return key_value_table(rows)
 
 
