@@ -21,16 +21,7 @@ if TYPE_CHECKING:
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    drawn = parser.add_argument_group("comments (local bodies, or --repo)")
-    drawn.add_argument("--plan-body", metavar="PATH", help="plan comment body file, or -")
-    drawn.add_argument("--slices-body", metavar="PATH", help="sibling comment body file")
-    console.add_online_flags(drawn, auto=False)
-    drawn.add_argument(
-        "--issue-number",
-        metavar="N",
-        help="the plan's issue (default: the plan's own plan-issue-N marker); with --repo "
-        "alone, the issue whose newest plan comment is rendered",
-    )
+    console.add_plan_sources(parser, "rendered")
     parser.add_argument(
         "--ports-dir",
         metavar="DIR",
@@ -38,21 +29,6 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "(default: frame/ports when it exists)",
     )
     parser.add_argument("--format", choices=("markdown", "json"), default="markdown")
-
-
-def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Exactly one of ``--plan-body`` and ``--repo``, and the flags of that form only."""
-    if (args.plan_body is None) == (args.repo is None):
-        parser.error("render needs exactly one of --plan-body or --repo")
-    if args.plan_body is not None:
-        online = console.online_flags_given(args)
-        if online:
-            parser.error(f"{', '.join(online)} needs --repo")
-        return
-    if args.slices_body is not None:
-        parser.error("--slices-body needs --plan-body")
-    if args.plan_comment_id is None and args.issue_number is None:
-        parser.error("render --repo needs --plan-comment-id or --issue-number")
 
 
 def _render_local(args: argparse.Namespace, canonical: frozenset[str] | None) -> RenderResult:
@@ -113,7 +89,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from .ports import canonical_ports
     from .render import render_json, render_markdown
 
-    _check_sources(parser, args)
+    console.check_plan_sources(parser, args, "render")
     canonical = canonical_ports(os.getcwd(), args.ports_dir, contained=False)
     rendered: Rendered
     if isinstance(canonical, Failure):

@@ -17,16 +17,7 @@ if TYPE_CHECKING:
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    checked = parser.add_argument_group("comments (local bodies, or --repo)")
-    checked.add_argument("--plan-body", metavar="PATH", help="plan comment body file, or -")
-    checked.add_argument("--slices-body", metavar="PATH", help="sibling comment body file")
-    console.add_online_flags(checked, auto=False)
-    checked.add_argument(
-        "--issue-number",
-        metavar="N",
-        help="the plan's issue (default: the plan's own plan-issue-N marker); with --repo "
-        "alone, the issue whose newest plan comment is validated",
-    )
+    console.add_plan_sources(parser, "validated")
     parser.add_argument(
         "--completed-steps",
         metavar="IDS",
@@ -34,21 +25,6 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "matrix's ready list then holds the steps whose dependencies are all done (JSON only)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
-
-
-def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """Exactly one of ``--plan-body`` and ``--repo``, and the flags of that form only."""
-    if (args.plan_body is None) == (args.repo is None):
-        parser.error("validate needs exactly one of --plan-body or --repo")
-    if args.plan_body is not None:
-        online = console.online_flags_given(args)
-        if online:
-            parser.error(f"{', '.join(online)} needs --repo")
-        return
-    if args.slices_body is not None:
-        parser.error("--slices-body needs --plan-body")
-    if args.plan_comment_id is None and args.issue_number is None:
-        parser.error("validate --repo needs --plan-comment-id or --issue-number")
 
 
 def _completed(args: argparse.Namespace) -> tuple[str, ...] | ValidationResult | None:
@@ -121,7 +97,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from .models import ValidationResult
     from .render import validation_json, validation_text
 
-    _check_sources(parser, args)
+    console.check_plan_sources(parser, args, "validate")
     completed = _completed(args)
     if isinstance(completed, ValidationResult):
         result = completed
