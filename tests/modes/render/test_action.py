@@ -292,3 +292,29 @@ def test_no_job_summary_still_sets_markdown(fake_github: FakeGitHub, tmp_path: P
     run = act(fake_github, tmp_path, **{"plan-comment-id": str(PLAN_ID), "job-summary": "false"})
     assert run.summary == ""
     assert run.outputs["markdown"].startswith("### ✅ frame-spine render: `ok` (exit code 0): ")
+
+
+def test_a_result_too_large_for_its_output_leaves_the_lists_out() -> None:
+    from frame_spine.core.status import Status
+    from frame_spine.modes.render.models import PortRow, RenderResult, StepNode
+    from frame_spine.modes.render.report import _result_output
+    from frame_spine.step.report import OUTPUT_LIMIT
+
+    ports = tuple(
+        PortRow(port="p" * 100, step=f"s{n}", cycle=None, terminal=False) for n in range(12_000)
+    )
+    steps = (StepNode(step="s1", ports=("p",), depends_on=(), has_slice=True),)
+    text = _result_output(RenderResult(status=Status.OK, issue=5, ports=ports, steps=steps))
+    assert len(text.encode()) < OUTPUT_LIMIT
+    assert json.loads(text) == {
+        "status": "ok",
+        "issue": 5,
+        "plan_comment_id": None,
+        "generated_at": None,
+        "spine_digest": None,
+        "ports": [],
+        "steps": [],
+        "message": None,
+        "ports_omitted": 12_000,
+        "steps_omitted": 1,
+    }
