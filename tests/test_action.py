@@ -244,7 +244,8 @@ def test_a_fetch_failure_sets_every_output(fake_github: FakeGitHub, tmp_path: Pa
             "spine-digest",
         )
     ] == [""] * 5
-    assert "| Plan comment | — |" in run.summary
+    # the ids asked for stay visible, unlinked: neither comment was read
+    assert f"| Plan comment | {PLAN_ID} |\n| Sibling comment | {SIBLING_ID} |\n" in run.summary
 
 
 @pytest.mark.parametrize(
