@@ -69,6 +69,8 @@ def test_action_yml_declares_what_the_entrypoint_reads_and_writes() -> None:
         "issue-state": "open",
         "since": "",
         "report-file": "",
+        "ports-dir": "",
+        "completed-steps": "",
     }
     for section in ("inputs", "outputs"):
         for name, spec in metadata[section].items():
@@ -113,7 +115,9 @@ def test_ok_sets_every_output(fake_github: FakeGitHub, tmp_path: Path) -> None:
         ]
     )
     summary = run.summary
-    assert summary.startswith("### frame-spine lookup: `ok`\n\n| | |\n|---|---|\n")
+    assert summary.startswith(
+        f"### ✅ frame-spine lookup: `ok` (exit code 0)\n\n| Repository | {REPO} |\n|:--|:--|\n"
+    )
     assert (
         f"| Plan comment | [{PLAN_ID}](https://github.com/{REPO}/issues/878#issuecomment-{PLAN_ID}) |"
         in summary
@@ -122,9 +126,9 @@ def test_ok_sets_every_output(fake_github: FakeGitHub, tmp_path: Path) -> None:
         f"| Sibling comment | [{SIBLING_ID}](https://github.com/{REPO}/issues/878#issuecomment-{SIBLING_ID}) |"
         in summary
     )
-    assert f"| Spine digest | {DIGEST} |" in summary
+    assert f"| Spine digest | `{DIGEST}` |" in summary
     assert (
-        f"<details><summary>Slice s1 ({S1.count(chr(10)) + 1} lines, {len(S1.encode())} bytes)</summary>\n\n```text\n{S1}\n```\n\n</details>\n"
+        f"<details><summary>Slice s1 ({S1.count(chr(10)) + 1} lines, {len(S1.encode()):,} bytes)</summary>\n\n```text\n{S1}\n```\n\n</details>\n"
         in summary
     )
     for text in (run.stdout, run.output_file_text, summary):
@@ -218,7 +222,7 @@ def test_an_error_status_sets_every_output_and_one_annotation(
         "error-count": "",
         "warning-count": "",
     }
-    assert f"| Message | {message} |" in run.summary
+    assert f"(exit code 1)\n\n> {message}\n\n" in run.summary
 
 
 def test_a_fetch_failure_sets_every_output(fake_github: FakeGitHub, tmp_path: Path) -> None:
@@ -240,7 +244,8 @@ def test_a_fetch_failure_sets_every_output(fake_github: FakeGitHub, tmp_path: Pa
             "spine-digest",
         )
     ] == [""] * 5
-    assert "| Plan comment | — |" in run.summary
+    # the ids asked for stay visible, unlinked: neither comment was read
+    assert f"| Plan comment | {PLAN_ID} |\n| Sibling comment | {SIBLING_ID} |\n" in run.summary
 
 
 @pytest.mark.parametrize(
@@ -285,7 +290,7 @@ def test_fail_on(
             {"report-file": "../r.json"},
             "report-file '../r.json' must be a relative path inside the workspace (no leading / and no ..)",
         ),
-        ({"mode": "lookups"}, "mode 'lookups' is not one of lookup, validate, audit"),
+        ({"mode": "lookups"}, "mode 'lookups' is not one of lookup, validate, audit, render"),
         ({"fail-on": "warning"}, "fail-on 'warning' is not one of error, not-ok, never"),
         ({"job-summary": "yes"}, "job-summary 'yes' is not true or false"),
         ({"plan-comment-id": ""}, "no plan comment id was given (plan-comment-id)"),
@@ -387,8 +392,8 @@ def test_messages_quoting_comment_text_are_escaped_in_the_annotation_and_summary
         f"::error title=frame-spine lookup%3A invalid-spine::{message}",
     ]
     assert (
-        "| Message | invalid frame-spine: line 22 of the plan comment: unknown or malformed "
-        "top-level line: 'x: &lt;b&gt;&#124;&#96;a&#96;&#124;' |"
+        "\n> invalid frame-spine: line 22 of the plan comment: unknown or malformed "
+        "top-level line: 'x: &lt;b&gt;&#124;&#96;a&#96;&#124;'\n"
     ) in run.summary
 
 
@@ -451,9 +456,12 @@ def test_validate_mode_outputs_annotations_and_summary(
         "result": run.outputs["result"],
         "error-count": "8",
         "warning-count": "1",
+        "steps": "[]",
+        "waves": "[]",
+        "ready": "[]",
     }
     lines = run.stdout.splitlines()
-    assert lines[0] == "frame-spine validate: status invalid (8 errors, 1 warnings, 0 notices)"
+    assert lines[0] == "frame-spine validate: status invalid (8 errors, 1 warning, 0 notices)"
     assert lines[1] == (
         "::warning title=frame-spine validate%3A non-canonical-order::plan:26 port "
         "implement-code: ports are not in canonical (sorted) order: implement-code comes after "
@@ -464,11 +472,13 @@ def test_validate_mode_outputs_annotations_and_summary(
         "the spine but no frame-slice block carries it (ports routing to it: implement-test)"
     )
     assert len(lines) == 10
-    assert run.summary.startswith("### frame-spine validate: `invalid` (8 errors, 1 warnings)\n")
-    assert "| Severity | Code | Where | Message |\n|---|---|---|---|\n" in run.summary
+    assert run.summary.startswith(
+        "### ❌ frame-spine validate: `invalid` (exit code 1): 8 errors, 1 warning\n"
+    )
+    assert "| Severity | Finding | Where |\n|:-:|:--|:--|\n" in run.summary
     assert (
-        "| ❌ error | unresolved-step | plan:36 step s2 | step s2 is in the spine but no "
-        "frame-slice block carries it \\(ports routing to it: implement-test\\) |"
+        "| ❌ | **unresolved-step**: step s2 is in the spine but no frame-slice block carries "
+        "it \\(ports routing to it: implement-test\\) | plan comment line 36, step s2 |"
     ) in run.summary
     assert (
         f"| Plan comment | [{PLAN_ID}](https://github.com/{REPO}/issues/878#issuecomment-{PLAN_ID}) |"

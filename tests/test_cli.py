@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -460,3 +461,28 @@ def test_a_local_validation_loads_neither_audit_nor_the_network() -> None:
     loaded = modules_loaded(["validate", "--plan-body", str(PLAN), "--format", "json"])
     assert "frame_spine.modes.validate.rules" in loaded
     assert heavy(loaded, "audit") == []
+
+
+def test_a_local_lookup_loads_nothing_of_render() -> None:
+    loaded = modules_loaded([*EXAMPLE, "--format", "json"])
+    assert heavy(loaded, "render") == []
+
+
+def test_a_local_rendering_loads_no_online_code() -> None:
+    loaded = modules_loaded(
+        ["render", "--plan-body", str(PLAN), "--slices-body", str(SIBLING), "--format", "json"]
+    )
+    assert "frame_spine.modes.render.rules" in loaded
+    assert "frame_spine.modes.validate.rules" in loaded
+    assert heavy(loaded, "audit") == []
+    online = ("frame_spine.modes.render.online", "frame_spine.modes.validate.online")
+    assert [name for name in loaded if name in online] == []
+    assert heavy(loaded, "lookup") == []
+
+
+def test_an_online_rendering_loads_validate_online(fake_github: Any) -> None:
+    loaded = modules_loaded(
+        ["render", "--repo", "o/r", "--plan-comment-id", "1", "--api-url", fake_github.url]
+    )
+    assert "frame_spine.modes.render.online" in loaded
+    assert "frame_spine.modes.validate.online" in loaded

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from frame_spine.core.status import Status
 from frame_spine.markdown import CommentLink, code_fence, escape_cell
 from frame_spine.modes.lookup.models import LookupResult
@@ -38,15 +40,14 @@ def test_ok_summary_exactly() -> None:
         dispatched_generated_at="2026-05-04T14:30:00Z",
     )
     assert text == (
-        "### frame-spine lookup: `ok`\n\n| | |\n|---|---|\n"
-        "| Status | ✅ `ok` (exit code 0) |\n"
+        "### ✅ frame-spine lookup: `ok` (exit code 0)\n\n"
         "| Repository | o/r |\n"
+        "|:--|:--|\n"
         "| Plan comment | [11](https://github.com/o/r/issues/3#issuecomment-11) |\n"
         "| Sibling comment | — |\n"
         "| Step | s1 |\n"
-        "| Dispatched generated_at | 2026-05-04T14:30:00Z |\n"
-        "| Spine generated_at | 2026-05-04T14:30:00Z |\n"
-        f"| Spine digest | sha256:{'a' * 64} |\n"
+        "| generated_at | 2026-05-04T14:30:00Z (dispatched and spine agree) |\n"
+        f"| Spine digest | `sha256:{'a' * 64}` |\n"
         "\n<details><summary>Slice s1 (2 lines, 23 bytes)</summary>\n\n"
         "````text\nstep_id: s1\nrc: a ``` b\n````\n\n</details>\n"
     )
@@ -62,7 +63,7 @@ def test_unsafe_urls_are_not_linked() -> None:
     )
     assert "| Plan comment | 11 |" in text
     assert "| Sibling comment | 12 |" in text
-    assert "| Status | ❌ `error` (exit code 1) |" in text
+    assert text.startswith("### ❌ frame-spine lookup: `error` (exit code 1)\n\n> x\n\n")
     assert "| Repository | — |" in text
 
 
@@ -80,10 +81,11 @@ def test_stale_summary_shows_both_instants() -> None:
         sibling=None,
         dispatched_generated_at="2026-01-01T00:00:00Z",
     )
-    assert "| Status | ⚠️ `stale-spine` (exit code 0) |" in text
-    assert "| Dispatched generated_at | 2026-01-01T00:00:00Z |" in text
+    assert text.startswith(
+        "### ⚠️ frame-spine lookup: `stale-spine` (exit code 0)\n\n> re-dispatch\n\n"
+    )
+    assert "| Dispatched generated_at | 2026-01-01T00:00:00Z ⚠️ not the spine's |" in text
     assert "| Spine generated_at | 2026-02-01T00:00:00Z |" in text
-    assert "| Message | re-dispatch |" in text
 
 
 def test_a_slice_too_big_for_the_summary_is_cut_with_a_visible_note() -> None:
@@ -149,11 +151,11 @@ def test_a_findings_table_too_big_is_cut_with_a_note() -> None:
     )
     result = ValidationResult(status="invalid", errors=199, findings=findings)
     text = validation_summary(result, repository="o/r", plan=PLAN, sibling=None, limit=5000)
-    shown = text.count("| ❌ error | unresolved-step |")
+    shown = text.count("| ❌ | **unresolved-step**: ")
     assert 0 < shown < 199
     assert len(text.encode("utf-8")) <= 5000
     assert text.endswith(
-        f"> [!WARNING]\n> {199 - shown} more findings are not shown here; the `result` output has all.\n"
+        f"> [!WARNING]\n> {199 - shown} more findings not shown here; the `result` output has all.\n"
     )
 
 
@@ -178,3 +180,16 @@ def test_text_that_cannot_be_encoded_is_measured_and_cut_without_error() -> None
         f"> The slice is truncated in this summary: {len(shown) * 3} of 6000 bytes are shown. "
         "The whole slice is in out/s1.md only.\n"
     )
+
+
+@pytest.mark.parametrize(
+    ("rows", "note"),
+    [(2, "1 more finding not shown here."), (3, "2 more findings not shown here.")],
+)
+def test_the_left_out_count_of_a_table_agrees_with_its_noun(rows: int, note: str) -> None:
+    from frame_spine.markdown import table_within
+
+    text = table_within(
+        "head\n", ["x" * 40 + "\n"] * rows, rows, "{left} not shown here.", 120, noun="more finding"
+    )
+    assert text == "head\n" + "x" * 40 + "\n" + f"\n> [!WARNING]\n> {note}\n"

@@ -103,11 +103,13 @@ def test_the_api_url_from_the_environment_decides_the_host(
     assert served.paths() == [COMMENT]
 
 
-def test_validate_and_audit_read_it_too(served: FakeGitHub, tmp_path: Path) -> None:
+def test_validate_render_and_audit_read_it_too(served: FakeGitHub, tmp_path: Path) -> None:
     checkout = git_checkout(tmp_path / "work", "git@127.0.0.1:octo-org/plans.git")
     api = ["--api-url", served.url, "--format", "json"]
     code, stdout, _ = run_in(checkout, ["validate", "--plan-comment-id", "7001", *api])
     assert (code, json.loads(stdout)["status"]) == (0, "valid")
+    code, stdout, _ = run_in(checkout, ["render", "--plan-comment-id", "7001", *api])
+    assert (code, json.loads(stdout)["status"]) == (0, "ok")
     code, stdout, _ = run_in(checkout, ["audit", "--state", "all", *api])
     report = json.loads(stdout)
     assert (code, report["status"], report["repository"]) == (0, "clean", REPO)
@@ -154,9 +156,10 @@ def usage_error(folder: Path, args: list[str], **extra: str) -> str:
     [
         [*LOOKUP, "--api-url", "https://api.github.com"],
         ["validate", "--issue-number", "863"],
+        ["render", "--issue-number", "863"],
         ["audit"],
     ],
-    ids=["lookup", "validate", "audit"],
+    ids=["lookup", "validate", "render", "audit"],
 )
 def test_outside_a_checkout_it_is_a_usage_error(tmp_path: Path, args: list[str]) -> None:
     folder = tmp_path / "plain"

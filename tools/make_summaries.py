@@ -1,10 +1,13 @@
-"""Write today's job summaries (lookup, validate, audit) to Markdown files, for screenshots.
+"""Write today's job summaries (lookup, validate, audit, render) to Markdown files, for
+screenshots.
 
 Development tool (``make screenshots``), not a test: each summary comes from a real run of the
 action entrypoint, the way tests/test_action.py runs it (tests/runner_env.py ``run_action``
 with the runner's environment), against the loopback fake of the GitHub REST API
 (tests/fake_github.py) serving the bundled example (examples/plan-878.md as comment
-5013464861 and examples/sibling-878.md as comment 5013460780, both on issue 878).
+5013464861 and examples/sibling-878.md as comment 5013460780, both on issue 878) and a
+twelve-step plan (tests/modes/render/plans/plan-912.md as comment 5020000001 and
+sibling-912.md as 5020000002, on issue 912).
 
 Run from the repository root with the project's venv::
 
@@ -37,6 +40,9 @@ PLAN_ID = 5013464861
 SIBLING_ID = 5013460780
 ISSUE = 878
 STAMP = "2026-07-18T22:20:00Z"
+PLANS_912 = ROOT / "tests" / "modes" / "render" / "plans"
+PLAN_912_ID = 5020000001
+SIBLING_912_ID = 5020000002
 LOOKUP = {
     "plan-comment-id": str(PLAN_ID),
     "slices-comment-id": str(SIBLING_ID),
@@ -53,6 +59,13 @@ def serve_example(fake: FakeGitHub) -> None:
     fake.add_comment(SIBLING_ID, SIBLING, ISSUE)
 
 
+def serve_912(fake: FakeGitHub) -> None:
+    """Serve the twelve-step plan and its sibling on issue 912."""
+    fake.add_issue(912)
+    fake.add_comment(PLAN_912_ID, (PLANS_912 / "plan-912.md").read_text("utf-8"), 912)
+    fake.add_comment(SIBLING_912_ID, (PLANS_912 / "sibling-912.md").read_text("utf-8"), 912)
+
+
 def serve_audit_repository(fake: FakeGitHub) -> None:
     """A small generated repository (every audit state at least twice) plus issue 878."""
     populate(fake, total_comments=60, issues=36)
@@ -66,6 +79,7 @@ class Scenario:
     name: str
     serve: Callable[[FakeGitHub], None]
     inputs: dict[str, str]
+    ports: tuple[str, ...] = ()  # files put in the workspace's frame/ports first
 
 
 SCENARIOS = (
@@ -83,6 +97,30 @@ SCENARIOS = (
         serve_audit_repository,
         {"mode": "audit", "issue-state": "all", "fail-on": "never"},
     ),
+    Scenario(
+        "render-878",
+        serve_example,
+        {"mode": "render", "issue-number": str(ISSUE)},
+        ("implement-code.md", "implement-docs.md", "implement-test.md", "review.md"),
+    ),
+    Scenario(
+        "render-912",
+        serve_912,
+        {"mode": "render", "plan-comment-id": str(PLAN_912_ID)},
+        ("ce-gate-cli.md", "implement-code.md", "implement-docs.md", "implement-test.md"),
+    ),
+    Scenario("validate-912", serve_912, {"mode": "validate", "plan-comment-id": str(PLAN_912_ID)}),
+    Scenario(
+        "lookup-912",
+        serve_912,
+        {
+            "plan-comment-id": str(PLAN_912_ID),
+            "slices-comment-id": str(SIBLING_912_ID),
+            "issue-number": "912",
+            "step-id": "s7",
+            "generated-at": "2026-08-02T09:15:00Z",
+        },
+    ),
 )
 
 
@@ -94,6 +132,10 @@ def run_scenario(scenario: Scenario, out_dir: Path) -> Path:
         fake = FakeGitHub(server)
         scenario.serve(fake)
         with tempfile.TemporaryDirectory(prefix="frame-spine-summary-") as scratch:
+            ports = Path(scratch) / "workspace" / "frame" / "ports"
+            for name in scenario.ports:
+                ports.mkdir(parents=True, exist_ok=True)
+                (ports / name).write_text("port\n", "utf-8")
             run = run_action(
                 Path(scratch), scenario.inputs, api_url=fake.url, token=TOKEN, repository=REPO
             )

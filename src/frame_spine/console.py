@@ -271,6 +271,48 @@ def online_flags_given(args: argparse.Namespace) -> list[str]:
     ]
 
 
+def add_plan_sources(parser: argparse.ArgumentParser, done: str) -> None:
+    """The comment flags of validate and render (SPEC 9): ``--plan-body`` and
+    ``--slices-body``, or ``--repo`` with :func:`add_online_flags` and ``--issue-number``
+    (``done``: what happens to the newest plan comment of that issue, e.g. ``validated``)."""
+    group = parser.add_argument_group("comments (local bodies, or --repo)")
+    group.add_argument("--plan-body", metavar="PATH", help="plan comment body file, or -")
+    group.add_argument("--slices-body", metavar="PATH", help="sibling comment body file")
+    add_online_flags(group, auto=False)
+    group.add_argument(
+        "--issue-number",
+        metavar="N",
+        help="the plan's issue (default: the plan's own plan-issue-N marker); with --repo "
+        f"alone, the issue whose newest plan comment is {done}",
+    )
+
+
+def check_plan_sources(
+    parser: argparse.ArgumentParser, args: argparse.Namespace, command: str
+) -> None:
+    """``--plan-body``, or GitHub (``--repo``, or with ``--plan-comment-id`` or
+    ``--issue-number`` alone the checkout's ``origin``, SPEC 9), and the flags of that form
+    only (the flags of :func:`add_plan_sources`); a usage error (exit 2) naming ``command``
+    otherwise. Online, ``args.repo`` is set (:func:`default_repo`)."""
+    if args.plan_body is not None:
+        online = online_flags_given(args)
+        if args.repo is not None:
+            parser.error(f"{command} needs exactly one of --plan-body or --repo")
+        if online:
+            parser.error(f"--plan-body and {', '.join(online)} cannot be combined")
+        return
+    if args.plan_comment_id is None and args.issue_number is None:
+        parser.error(
+            f"{command} needs --plan-body, or --plan-comment-id or --issue-number (with "
+            "--repo, or in a checkout whose origin is on GitHub)"
+            if args.repo is None
+            else f"{command} --repo needs --plan-comment-id or --issue-number"
+        )
+    if args.slices_body is not None:
+        parser.error("--slices-body needs --plan-body")
+    default_repo(args, parser)
+
+
 def add_api_flags(group: argparse._ActionsContainer, *, with_repo: bool) -> None:
     """``--api-url``, ``--timeout``, ``--max-wait`` and ``--verbose`` (SPEC 8, 9); their help
     says "online" where the command also has local forms."""

@@ -188,6 +188,28 @@ def _yaml_bool(value: Any, info: ValidationInfo) -> bool:
     raise ValueError(f"{_input_name(info)} {text!r} is not true or false")
 
 
+_STEP_SEPARATORS = re.compile(r"[\s,]+")
+
+
+def _step_ids(value: Any, info: ValidationInfo) -> tuple[str, ...] | None:
+    name = _input_name(info)
+    text = _text(value)
+    if not text:
+        return None
+    steps: dict[str, None] = {}
+    for item in _STEP_SEPARATORS.split(text):
+        if not item:
+            continue
+        if not _STEP_ID.fullmatch(item):
+            shown = item if len(item) <= 40 else item[:40] + "..."
+            raise ValueError(
+                f"{name}: {shown!r} is not a step id (expected s<digits> separated by commas "
+                "or whitespace, e.g. s1, s2)"
+            )
+        steps[item.lower()] = None
+    return tuple(steps)
+
+
 def _workspace_path(value: Any, info: ValidationInfo) -> str | None:
     name = _input_name(info)
     text = str(value or "")
@@ -242,6 +264,9 @@ FailOn = Annotated[
 YamlBool = Annotated[bool, BeforeValidator(_yaml_bool)]
 #: A workspace-relative path (no leading ``/``, no ``..``), or ``None`` when empty.
 WorkspacePath = Annotated[str | None, BeforeValidator(_workspace_path)]
+#: Step ids separated by commas or whitespace, lower-cased, each once, in order; ``None``
+#: when empty (SPEC 14 ``completed-steps``).
+StepIds = Annotated[tuple[str, ...] | None, BeforeValidator(_step_ids)]
 
 
 class Inputs(BaseModel):

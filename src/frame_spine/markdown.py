@@ -10,7 +10,8 @@ bytes, with a visible note when something is left out (:func:`table_within`,
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+import string
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from .step.emitted import utf8_size
@@ -96,16 +97,65 @@ def clip_utf8(text: str, limit: int) -> str:
     return data[:cut].decode("utf-8", "surrogatepass")
 
 
-def table_within(head: str, rows: Iterable[str], total: int, note: str, limit: int) -> str:
+def table_within(
+    head: str, rows: Iterable[str], total: int, note: str, limit: int, *, noun: str
+) -> str:
     """``head`` and as many ``rows`` as fit in ``limit`` UTF-8 bytes; when some do not fit,
-    a visible warning (``note``, with ``{left}``) says how many are left out."""
+    a visible warning (``note``) says how many are left out: its ``{left}`` becomes the count
+    and ``noun`` through :func:`plural` (``"1 more finding"``, ``"12 more findings"``)."""
     warning = "\n> [!WARNING]\n> " + note + "\n"
     room = limit - utf8_size(head) - utf8_size(warning) - 20
     kept: list[str] = []
     for row in rows:
         size = utf8_size(row)
         if size > room:
-            return head + "".join(kept) + warning.replace("{left}", str(total - len(kept)))
+            left = plural(total - len(kept), noun)
+            return head + "".join(kept) + warning.replace("{left}", left)
         room -= size
         kept.append(row)
     return head + "".join(kept)
+
+
+def plural(number: int, noun: str, many: str | None = None) -> str:
+    """``number`` and ``noun``, the noun in the plural unless ``number`` is 1: ``"1 warning"``,
+    ``"0 warnings"``, ``"1,234 errors"`` (``many``: an irregular plural). The one helper for
+    every count in summaries, log lines and annotations."""
+    return f"{number:,} {noun if number == 1 else (many or noun + 's')}"
+
+
+def key_value_table(rows: Sequence[tuple[str, str]]) -> str:
+    """A two-column table of ``(label, value)`` rows (values already escaped), the first row
+    as its (left-aligned) header: GFM needs a header row, and an empty one draws an empty
+    strip. Ends with a newline; empty for no rows."""
+    if not rows:
+        return ""
+    (label, value), *rest = rows
+    lines = [f"| {label} | {value} |", "|:--|:--|"]
+    lines.extend(f"| {label} | {value} |" for label, value in rest)
+    return "\n".join(lines) + "\n"
+
+
+_MERMAID_PLAIN = frozenset(string.ascii_letters + string.digits + " _.,:/+=-")
+
+
+def mermaid_text(text: str) -> str:
+    """Escape ``text`` for a quoted Mermaid node label (SPEC 13).
+
+    Every character but ASCII letters, digits, space and ``_.,:/+=-`` becomes a Mermaid
+    entity code ``#<decimal>;`` (Mermaid shows ``#34;`` as ``"``), line breaks included. So
+    the label can never hold a ``"`` (which would close the node), a line break (the line), a
+    backtick or tilde (the Markdown fence), ``-->`` (an edge), ``<``/``>`` (which Mermaid's
+    sanitizer would drop as markup), ``[``/``]``, ``#``, ``;`` or ``&``: it shows as the
+    original text, never as markup.
+    """
+    return "".join(char if char in _MERMAID_PLAIN else f"#{ord(char)};" for char in text)
+
+
+def headline(mode: str, status: str, exit_code: int, icon: str, detail: str = "") -> str:
+    """A job summary's heading (every mode): the status once, with its icon and exit code,
+    e.g. ``### ❌ frame-spine validate: `invalid` (exit code 1): 8 errors, 1 warning``
+    (``detail`` is already escaped). Ends with a blank line."""
+    tail = f": {detail}" if detail else ""
+    return (
+        f"### {icon} frame-spine {mode}: `{escape_cell(status)}` (exit code {exit_code}){tail}\n\n"
+    )

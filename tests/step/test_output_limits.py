@@ -58,11 +58,12 @@ def test_validate_on_a_crowded_64_kb_plan_stays_within_the_limits(
         "errors": errors,
         "warnings": 1,
         "findings_omitted": errors + 1,
+        "dispatch": {"steps": [], "waves": [], "ready": []},
     }
     assert (run.outputs["error-count"], run.outputs["warning-count"]) == (str(errors), "1")
     lines = run.stdout.splitlines()
-    assert (
-        lines[0] == f"frame-spine validate: status invalid ({errors} errors, 1 warnings, 0 notices)"
+    assert lines[0] == (
+        f"frame-spine validate: status invalid ({errors:,} errors, 1 warning, 0 notices)"
     )
     assert [line.split("::")[1].split(" ")[0] for line in lines[1:]] == (
         ["warning"] + ["error"] * 10 + ["notice"]
@@ -74,7 +75,7 @@ def test_validate_on_a_crowded_64_kb_plan_stays_within_the_limits(
         "`frame-spine validate --format json` prints every finding"
     )
     assert run.summary.endswith(
-        " more findings are not shown here; `frame-spine validate --format json` prints all.\n"
+        " more findings not shown here; `frame-spine validate --format json` prints all.\n"
     )
     assert_within_limits(run)
 

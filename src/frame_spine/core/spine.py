@@ -123,10 +123,19 @@ class SpineProblem:
 
 @dataclass(frozen=True, slots=True)
 class SpineParse:
-    """The outcome of :func:`parse_spine`: a spine, or every problem found (never both)."""
+    """The outcome of :func:`parse_spine`: a spine, or every problem found (never both).
+
+    Attributes:
+        spine: the valid spine, or ``None``.
+        problems: every problem, in line order (empty when ``spine`` is set).
+        ports, slices: the port lines and complete slice entries that parsed, in order, also
+            when the spine as a whole is invalid (render mode draws what it can, SPEC 13).
+    """
 
     spine: Spine | None
     problems: tuple[SpineProblem, ...]
+    ports: tuple[PortRoute, ...] = field(default=(), compare=False)
+    slices: tuple[SpineSlice, ...] = field(default=(), compare=False)
 
 
 class _SliceDraft:
@@ -329,7 +338,7 @@ class _Reader:
                 )
         if self.problems or instant is None:
             self.problems.sort(key=lambda problem: (problem.line is None, problem.line or 0))
-            return SpineParse(None, tuple(self.problems))
+            return SpineParse(None, tuple(self.problems), tuple(self.ports), tuple(slices))
         coverage = self.scalars.get("coverage")
         spine = Spine(
             schema_version=schema_version,
@@ -342,7 +351,7 @@ class _Reader:
             slices=tuple(slices),
             key_lines=self.key_lines,
         )
-        return SpineParse(spine, ())
+        return SpineParse(spine, (), spine.ports, spine.slices)
 
     def schema_version(self) -> int:
         version = self.scalars.get("spine_schema_version")

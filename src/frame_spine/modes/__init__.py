@@ -1,4 +1,4 @@
-"""The modes, one folder each: ``lookup``, ``validate``, ``audit``.
+"""The modes, one folder each: ``lookup``, ``validate``, ``audit``, ``render``.
 
 Every mode has the same files:
 
@@ -10,7 +10,7 @@ Every mode has the same files:
 - ``command``: the ``frame-spine`` command (argparse only at load time).
 
 This module is the one boundary where the command line and the action load a mode, lazily:
-a lookup never imports validate or audit. A new mode is a new folder with those files and
+a lookup never imports validate, audit or render. A new mode is a new folder with those files and
 one entry in :data:`MODES` (and its inputs and outputs in ``action.yml``).
 """
 
@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from ..step.report import StepReport
 
 #: Every mode, in the order the command line lists its commands.
-MODES = ("lookup", "validate", "audit")
+MODES = ("lookup", "validate", "audit", "render")
 
 
 class ReportModule(Protocol):

@@ -21,6 +21,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from ..markdown import plural
 from ..workflow_commands import json_line
 from .emitted import utf8_size
 
@@ -46,6 +47,10 @@ OUTPUT_NAMES = (
     "count-sibling-unstamped",
     "count-stale-sibling",
     "count-fresh",
+    "markdown",
+    "steps",
+    "waves",
+    "ready",
 )
 
 
@@ -69,6 +74,8 @@ INPUT_NAMES = (
     "issue-state",
     "since",
     "report-file",
+    "ports-dir",
+    "completed-steps",
 )
 #: The most UTF-8 bytes of one output value (under GitHub's 1 MiB, and under 1 MB).
 OUTPUT_LIMIT = 1_000_000
@@ -111,10 +118,6 @@ class StepReport:
     full_list: str = "the job summary lists them"
 
 
-def _plural(number: int, noun: str) -> str:
-    return f"{number:,} {noun}" + ("" if number == 1 else "s")
-
-
 def cap_annotations(
     annotations: Sequence[Annotation], full_list: str = "the job summary lists them"
 ) -> list[Annotation]:
@@ -143,12 +146,12 @@ def cap_annotations(
             kept.append(annotation)
         else:
             left[annotation.command] += 1
-    detail = ", ".join(_plural(left[kind], kind) for kind in _KINDS if left[kind])
+    detail = ", ".join(plural(left[kind], kind) for kind in _KINDS if left[kind])
     kept.append(
         Annotation(
             "notice",
             "frame-spine: annotations left out",
-            f"{_plural(sum(left.values()), 'more annotation')} not shown ({detail}): GitHub "
+            f"{plural(sum(left.values()), 'more annotation')} not shown ({detail}): GitHub "
             f"shows at most {ANNOTATIONS_PER_KIND} of each kind per step; {full_list}",
         )
     )

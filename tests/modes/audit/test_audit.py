@@ -163,8 +163,8 @@ def test_text_format_is_a_table(fake_github: FakeGitHub) -> None:
     assert completed.stdout.decode().splitlines() == [
         "issue  plan comment  state  generated_at          sibling stamp  dup  err  warn",
         f"#5     11            fresh  {STAMP}  -              no   0    0",
-        "clean: 1 plans in octo-org/plans (no-spine 0, invalid 0, sibling-missing 0, "
-        "sibling-unstamped 0, stale-sibling 0, fresh 1); 1 requests",
+        "clean: 1 plan in octo-org/plans (no-spine 0, invalid 0, sibling-missing 0, "
+        "sibling-unstamped 0, stale-sibling 0, fresh 1); 1 request",
     ]
 
 
@@ -328,7 +328,8 @@ def test_audit_mode_in_the_action(
         "the job summary lists them as far as its size limit allows"
     )
     assert run.summary.startswith(
-        f"### frame-spine audit: `findings` ({len(repository.states)} plans in octo-org/plans)\n"
+        f"### ❌ frame-spine audit: `findings` (exit code 1): {len(repository.states)} plans in "
+        "octo-org/plans\n\n"
     )
     assert (
         "| Issue | Plan comment | State | Spine generated_at | Sibling stamp | Duplicates | Errors | Warnings |"

@@ -486,13 +486,18 @@ def test_the_new_codes_in_the_text_and_the_job_summary() -> None:
         "ac-refs: no specialist is handed it",
     ]
     summary = validation_summary(result, repository="o/r", plan=None, sibling=None)
-    assert summary.startswith("### frame-spine validate: `invalid` (3 errors, 1 warnings)\n")
+    assert summary.startswith(
+        "### ❌ frame-spine validate: `invalid` (exit code 1): 3 errors, 1 warning\n"
+    )
     assert (
-        "| ❌ error | unknown-variant | plan:4 | plan-variant 'breif' is not a plan variant "
-        "\\(brief or goal-contract\\); a plan with a spine has no plan-variant line |\n"
-        "| ⚠️ warning | uncovered-ac | plan:10 | acceptance criterion AC3 is in no frame-slice "
-        "block's ac-refs: no specialist is handed it |\n"
+        "| ❌ | **unknown-variant**: plan-variant 'breif' is not a plan variant "
+        "\\(brief or goal-contract\\); a plan with a spine has no plan-variant line | plan "
+        "comment line 4 |\n"
     ) in summary
+    assert summary.endswith(
+        "| ⚠️ | **uncovered-ac**: acceptance criterion AC3 is in no frame-slice "
+        "block's ac-refs: no specialist is handed it | plan comment line 10 |\n"
+    )
 
 
 def test_the_new_codes_as_annotations_of_the_action(
@@ -511,14 +516,15 @@ def test_the_new_codes_as_annotations_of_the_action(
     assert (run.returncode, run.stderr) == (1, "")
     assert (run.outputs["status"], run.outputs["error-count"]) == ("invalid", "1")
     assert run.stdout.splitlines() == [
-        "frame-spine validate: status invalid (1 errors, 0 warnings, 0 notices)",
+        "frame-spine validate: status invalid (1 error, 0 warnings, 0 notices)",
         "::error title=frame-spine validate%3A unknown-variant::plan:4: plan-variant 'breif' is "
         "not a plan variant (brief or goal-contract); a plan with a spine has no plan-variant "
         "line",
     ]
     assert (
-        "| ❌ error | unknown-variant | plan:4 | plan-variant 'breif' is not a plan variant "
-        "\\(brief or goal-contract\\); a plan with a spine has no plan-variant line |\n"
+        "| ❌ | **unknown-variant**: plan-variant 'breif' is not a plan variant "
+        "\\(brief or goal-contract\\); a plan with a spine has no plan-variant line | plan "
+        "comment line 4 |\n"
     ) in run.summary
 
 

@@ -7,7 +7,17 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...markdown import SUMMARY_LIMIT, CommentLink, clip_utf8, escape_cell, link, table_within
+from ...markdown import (
+    SUMMARY_LIMIT,
+    CommentLink,
+    clip_utf8,
+    escape_cell,
+    headline,
+    key_value_table,
+    link,
+    plural,
+    table_within,
+)
 from ...workflow_commands import json_line
 from .models import AuditReport, AuditState
 
@@ -63,49 +73,67 @@ def audit_text(report: AuditReport) -> str:
     ]
     counts = ", ".join(f"{state.value} {report.counts.get(state.value, 0)}" for state in AuditState)
     lines.append(
-        f"{report.status}: {len(report.plans)} plans in {report.repository} ({counts}); "
-        f"{report.requests} requests"
+        f"{report.status}: {plural(len(report.plans), 'plan')} in {report.repository} "
+        f"({counts}); {plural(report.requests, 'request')}"
     )
     return "\n".join(lines) + "\n"
+
+
+#: The states in the order the summary lists them (findings first, the worst first), with
+#: their icons: ❌ a lookup of the plan would fail, ⚠️ it would report a stale or unstamped
+#: sibling, ✅ fresh, a heavy minus sign no spine.
+_SHOWN_STATES = {
+    AuditState.INVALID: "❌",
+    AuditState.SIBLING_MISSING: "❌",
+    AuditState.STALE_SIBLING: "⚠️",
+    AuditState.SIBLING_UNSTAMPED: "⚠️",
+    AuditState.FRESH: "✅",
+    AuditState.NO_SPINE: "\u2796",  # heavy minus sign
+}
+_STATE_RANK = {state: rank for rank, state in enumerate(_SHOWN_STATES)}
 
 
 def audit_summary(
     report: AuditReport, *, rest: str = "the report has all", limit: int = SUMMARY_LIMIT
 ) -> str:
     """Render the job summary of audit mode (SPEC 11): the outcome, the counts per state,
-    and one table row per plan (linked), under ``limit`` bytes.
+    and one table row per plan (linked), the plans with findings first (the worst state
+    first, then by issue), under ``limit`` bytes.
 
     Rows that do not fit are left out with a visible note saying how many and, in ``rest``,
     where they all are.
     """
+    icon = "✅" if report.exit_code == 0 else "❌"
     if report.message is not None:
         return clip_utf8(
-            f"### frame-spine audit: `{escape_cell(report.status)}`\n\n"
-            f"| | |\n|---|---|\n| Repository | {escape_cell(report.repository)} |\n"
-            f"| Message | {escape_cell(report.message)} |\n",
+            headline("audit", report.status, report.exit_code, icon)
+            + f"> {escape_cell(report.message)}\n\n"
+            + key_value_table([("Repository", escape_cell(report.repository))]),
             limit,
         )
     counts = " · ".join(
-        f"{state.value} {report.counts.get(state.value, 0)}" for state in AuditState
+        f"{shown} {state.value} {report.counts.get(state.value, 0)}"
+        for state, shown in _SHOWN_STATES.items()
     )
+    detail = f"{plural(len(report.plans), 'plan')} in {escape_cell(report.repository)}"
     head = (
-        f"### frame-spine audit: `{report.status}` ({len(report.plans)} plans in "
-        f"{escape_cell(report.repository)})\n\n{counts} · {report.requests} requests\n"
+        headline("audit", report.status, report.exit_code, icon, detail)
+        + f"{counts}\n\n<sub>{plural(report.requests, 'request')} to the GitHub API</sub>\n"
     )
     if not report.plans:
         return clip_utf8(head, limit)
     table = (
         "\n| Issue | Plan comment | State | Spine generated_at | Sibling stamp | Duplicates "
-        "| Errors | Warnings |\n|---|---|---|---|---|---|---|---|\n"
+        "| Errors | Warnings |\n|:--|:--|:--|:--|:--|:--|--:|--:|\n"
     )
-    icons = {"fresh": "✅", "no-spine": "💤"}
+    ordered = sorted(report.plans, key=lambda plan: (_STATE_RANK[plan.state], plan.issue))
     rows = (
         f"| #{plan.issue} | {link(CommentLink(plan.plan_comment_id, plan.plan_url))} | "
-        f"{icons.get(plan.state.value, '⚠️')} {plan.state.value} | "
+        f"{_SHOWN_STATES[plan.state]} {plan.state.value} | "
         f"{escape_cell(plan.generated_at or '—')} | "
         f"{escape_cell(plan.sibling_generated_at or '—')} | "
         f"{'yes' if plan.duplicate_plans else 'no'} | {plan.errors} | {plan.warnings} |\n"
-        for plan in report.plans
+        for plan in ordered
     )
-    note = "{left} more plans are not shown here; " + rest + "."
-    return table_within(head + table, rows, len(report.plans), note, limit)
+    note = "{left} not shown here; " + rest + "."
+    return table_within(head + table, rows, len(report.plans), note, limit, noun="more plan")

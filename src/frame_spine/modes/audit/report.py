@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from ...core.status import Failure, Status
 from ...inputs import parse_inputs
-from ...markdown import escape_cell
+from ...markdown import escape_cell, plural
 from ...step.context import StepContext
 from ...step.emitted import utf8_size
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
@@ -61,7 +61,7 @@ def _step_report(step: StepContext, report: AuditReport) -> StepReport:
             "warning",
             f"frame-spine audit: {plan.state.value}",
             f"issue #{plan.issue}, plan comment {plan.plan_comment_id}: {plan.state.value} "
-            f"({plan.errors} errors, {plan.warnings} warnings)",
+            f"({plural(plan.errors, 'error')}, {plural(plan.warnings, 'warning')})",
         )
         for plan in report.plans
         if plan.state not in QUIET_STATES
@@ -88,8 +88,8 @@ def _step_report(step: StepContext, report: AuditReport) -> StepReport:
         outputs=outputs,
         summary=audit_summary(report, rest=rest),
         log_line=(
-            f"frame-spine audit: status {report.status}, {len(report.plans)} plans, "
-            f"{report.requests} requests"
+            f"frame-spine audit: status {report.status}, {plural(len(report.plans), 'plan')}, "
+            f"{plural(report.requests, 'request')}"
         ),
         exit_code=exit_code,
         job_summary=settings.job_summary,

@@ -9,7 +9,17 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.status import Status
-from ...markdown import SUMMARY_LIMIT, CommentLink, clip_utf8, code_fence, escape_cell, link
+from ...markdown import (
+    SUMMARY_LIMIT,
+    CommentLink,
+    clip_utf8,
+    code_fence,
+    escape_cell,
+    headline,
+    key_value_table,
+    link,
+    plural,
+)
 from ...step.emitted import utf8_size
 from ...workflow_commands import json_line
 from .models import LookupResult
@@ -101,6 +111,37 @@ def _icon(status: Status) -> str:
     return "❌"
 
 
+def _timestamp_rows(
+    result: LookupResult, dispatched_generated_at: str | None
+) -> list[tuple[str, str]]:
+    """The timestamps known: one ``generated_at`` row when they all agree, else one row
+    each, a value that is not the spine's marked with ⚠️."""
+    known = [
+        (
+            "dispatched",
+            "Dispatched generated_at",
+            result.dispatched_generated_at or dispatched_generated_at,
+        ),
+        ("spine", "Spine generated_at", result.current_generated_at),
+        ("sibling", "Sibling stamp", result.sibling_generated_at),
+    ]
+    present = [(who, label, value) for who, label, value in known if value]
+    values = {value for _who, _label, value in present}
+    if len(present) > 1 and len(values) == 1:
+        names = [who for who, _label, _value in present]
+        agree = " and ".join([", ".join(names[:-1]), names[-1]])
+        return [("generated_at", f"{escape_cell(values.pop())} ({agree} agree)")]
+    spine = result.current_generated_at
+    return [
+        (
+            label,
+            escape_cell(value)
+            + (" ⚠️ not the spine's" if spine and who != "spine" and value != spine else ""),
+        )
+        for who, label, value in present
+    ]
+
+
 def lookup_summary(
     result: LookupResult,
     *,
@@ -125,33 +166,30 @@ def lookup_summary(
         limit: the most UTF-8 bytes the summary may take.
 
     Returns:
-        Markdown ending with a newline, at most ``limit`` bytes. When the slice does not fit
-        it is cut and a visible note says how much is shown.
+        Markdown ending with a newline, at most ``limit`` bytes: the status with its icon
+        and exit code, the message (what happened) right under it, then a table of the
+        details. When the slice does not fit it is cut and a visible note says how much is
+        shown.
     """
     status = result.status
     shown_step = result.step_id or step_id
     rows = [
-        ("Status", f"{_icon(status)} `{status.value}` (exit code {status.exit_code})"),
         ("Repository", escape_cell(repository) if repository else "—"),
         ("Plan comment", link(plan)),
         ("Sibling comment", link(sibling)),
         ("Step", escape_cell(shown_step) if shown_step else "—"),
     ]
-    timestamps = (
-        ("Dispatched generated_at", result.dispatched_generated_at or dispatched_generated_at),
-        ("Spine generated_at", result.current_generated_at),
-        ("Sibling stamp", result.sibling_generated_at),
-        ("Spine digest", result.spine_digest),
-    )
-    rows.extend((label, escape_cell(value)) for label, value in timestamps if value)
+    rows.extend(_timestamp_rows(result, dispatched_generated_at))
+    if result.spine_digest:
+        rows.append(("Spine digest", f"`{escape_cell(result.spine_digest)}`"))
     if result.generated_at_elided:
         rows.append(("Freshness", "generated_at differs, spine digest matches (elided)"))
     if result.count is not None:
         rows.append(("Slice blocks for the step", str(result.count)))
+    head = headline("lookup", status.value, status.exit_code, _icon(status))
     if result.message:
-        rows.append(("Message", escape_cell(result.message)))
-    table = "\n".join(f"| {label} | {value} |" for label, value in rows)
-    head = f"### frame-spine lookup: `{status.value}`\n\n| | |\n|---|---|\n{table}\n"
+        head += f"> {escape_cell(result.message)}\n\n"
+    head += key_value_table(rows)
     if result.slice is None:
         return clip_utf8(head, limit)
 
@@ -161,7 +199,7 @@ def lookup_summary(
     lines = text.count("\n") + 1
     opening = (
         f"\n<details><summary>Slice {escape_cell(result.step_id or '')} "
-        f"({lines} lines, {total} bytes)</summary>\n\n{fence}text\n"
+        f"({plural(lines, 'line')}, {plural(total, 'byte')})</summary>\n\n{fence}text\n"
     )
     closing = f"\n{fence}\n\n</details>\n"
     room = limit - utf8_size(head + opening + closing)

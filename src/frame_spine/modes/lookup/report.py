@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from ...core.status import Failure, Status
 from ...inputs import StepSettings
-from ...markdown import escape_cell
+from ...markdown import CommentLink, escape_cell
 from ...step.context import StepContext, link_of
 from ...step.emitted import utf8_size
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
@@ -55,6 +55,7 @@ def report(step: StepContext) -> StepReport:
         settings,
         repository=target.repository,
         plan_comment_id=target.plan_comment_id,
+        sibling_comment_id=target.slices_comment_id,
         step_id=request.step_id,
         dispatched_generated_at=dispatched,
         slice_path=slice_path,
@@ -101,12 +102,19 @@ def _annotations(
     return annotations
 
 
+def _given(comment_id: int | str | None) -> CommentLink | None:
+    """A comment id given as an input but not read (a failed or skipped fetch): shown in the
+    summary unlinked, so the reader still sees which comment was asked for."""
+    return CommentLink(comment_id, None) if isinstance(comment_id, int) else None
+
+
 def lookup_report(
     outcome: OnlineLookup,
     settings: StepSettings | None,
     *,
     repository: str | None = None,
     plan_comment_id: int | None = None,
+    sibling_comment_id: int | str | None = None,
     step_id: str | None = None,
     dispatched_generated_at: str | None = None,
     slice_path: str | None = None,
@@ -153,8 +161,8 @@ def lookup_report(
         summary=lookup_summary(
             result,
             repository=repository,
-            plan=link_of(outcome.plan),
-            sibling=link_of(outcome.sibling),
+            plan=link_of(outcome.plan) or _given(plan_comment_id),
+            sibling=link_of(outcome.sibling) or _given(sibling_comment_id),
             dispatched_generated_at=dispatched_generated_at,
             step_id=step_id,
             whole_slice=slice_note,

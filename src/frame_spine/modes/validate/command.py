@@ -17,46 +17,36 @@ if TYPE_CHECKING:
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    checked = parser.add_argument_group("comments (local bodies, or --repo)")
-    checked.add_argument("--plan-body", metavar="PATH", help="plan comment body file, or -")
-    checked.add_argument("--slices-body", metavar="PATH", help="sibling comment body file")
-    console.add_online_flags(checked, auto=False)
-    checked.add_argument(
-        "--issue-number",
-        metavar="N",
-        help="the plan's issue (default: the plan's own plan-issue-N marker); with --repo "
-        "alone, the issue whose newest plan comment is validated",
+    console.add_plan_sources(parser, "validated")
+    parser.add_argument(
+        "--completed-steps",
+        metavar="IDS",
+        help="step ids already done, separated by commas or whitespace: the dispatch "
+        "matrix's ready list then holds the steps whose dependencies are all done (JSON only)",
     )
     parser.add_argument("--format", choices=("text", "json"), default="text")
 
 
-def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
-    """``--plan-body``, or GitHub (``--repo``, or with ``--plan-comment-id`` or
-    ``--issue-number`` alone the checkout's ``origin``, SPEC 9), and the flags of that form
-    only."""
-    if args.plan_body is not None:
-        online = console.online_flags_given(args)
-        if args.repo is not None:
-            parser.error("validate needs exactly one of --plan-body or --repo")
-        if online:
-            parser.error(f"--plan-body and {', '.join(online)} cannot be combined")
-        return
-    if args.plan_comment_id is None and args.issue_number is None:
-        parser.error(
-            "validate needs --plan-body, or --plan-comment-id or --issue-number (with --repo, "
-            "or in a checkout whose origin is on GitHub)"
-            if args.repo is None
-            else "validate --repo needs --plan-comment-id or --issue-number"
-        )
-    if args.slices_body is not None:
-        parser.error("--slices-body needs --plan-body")
-    console.default_repo(args, parser)
+def _completed(args: argparse.Namespace) -> tuple[str, ...] | ValidationResult | None:
+    """``--completed-steps`` checked (SPEC 14), or the ``error`` result naming it."""
+    from ...core.status import Failure
+    from ...inputs import parse_inputs
+    from .dispatch import DispatchRequest
+    from .models import ValidationResult
+
+    request = parse_inputs(DispatchRequest, {"completed-steps": args.completed_steps})
+    if isinstance(request, Failure):
+        return ValidationResult.of_failure(request)
+    return request.completed_steps
 
 
-def _validate_local(args: argparse.Namespace) -> ValidationResult:
+def _validate_local(
+    args: argparse.Namespace, completed: tuple[str, ...] | None
+) -> ValidationResult:
     from ...core.plan import scan_bodies
     from ...core.status import Failure, error
     from ...inputs import parse_positive_id
+    from .dispatch import DispatchIds, with_dispatch
     from .models import ValidationResult
     from .rules import validate_scanned
 
@@ -71,11 +61,15 @@ def _validate_local(args: argparse.Namespace) -> ValidationResult:
     if issue_number is None:
         own = comments.plan.marker_values("plan-issue")
         issue_number = int(own[0]) if own and len(own[0]) <= 20 else None
-    return validate_scanned(comments, issue_number=issue_number)
+    result = validate_scanned(comments, issue_number=issue_number)
+    return with_dispatch(result, comments, DispatchIds(issue_number), completed)
 
 
-def _validate_online(args: argparse.Namespace) -> ValidationResult:
+def _validate_online(
+    args: argparse.Namespace, completed: tuple[str, ...] | None
+) -> ValidationResult:
     from ...core.status import Failure
+    from .dispatch import DispatchIds, with_dispatch
     from .models import ValidationResult, parse_target
     from .online import validate_online
 
@@ -89,15 +83,28 @@ def _validate_online(args: argparse.Namespace) -> ValidationResult:
     )
     if isinstance(target, Failure):
         return ValidationResult.of_failure(target)
-    return validate_online(target, console.fetcher(target, args)).result
+    outcome = validate_online(target, console.fetcher(target, args))
+    fetched = outcome.fetched
+    if fetched is None:
+        return outcome.result
+    sibling_id = fetched.sibling.id if fetched.sibling is not None else None
+    ids = DispatchIds(fetched.issue_number, fetched.plan.id, sibling_id)
+    return with_dispatch(outcome.result, fetched.comments, ids, completed)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``frame-spine validate``: local bodies or ``--repo``; exit 0 when valid, else 1."""
+    from .models import ValidationResult
     from .render import validation_json, validation_text
 
-    _check_sources(parser, args)
-    result = _validate_local(args) if args.plan_body is not None else _validate_online(args)
+    console.check_plan_sources(parser, args, "validate")
+    completed = _completed(args)
+    if isinstance(completed, ValidationResult):
+        result = completed
+    elif args.plan_body is not None:
+        result = _validate_local(args, completed)
+    else:
+        result = _validate_online(args, completed)
     console.print_result(args.format, result, validation_json, validation_text)
     return result.exit_code
 

@@ -18,6 +18,7 @@ from ...core.blocks import Block
 from ...core.status import Failure, Status
 from ...core.status import error as error_failure
 from ...inputs import ApiTarget, OptionalId, parse_inputs
+from .dispatch import Dispatch
 
 _COMMENT_ORDER = {"plan": 0, "sibling": 1, None: 2}
 
@@ -126,6 +127,8 @@ class ValidationResult(BaseModel):
         errors, warnings: how many findings have that severity.
         findings: every finding, in comment order (plan first, then by line).
         message: why, for a fetch failure (``None`` otherwise).
+        dispatch: the dispatch matrix (SPEC 14) once the plan was validated (empty lists
+            when it is invalid); ``None`` when validation could not run.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -135,6 +138,7 @@ class ValidationResult(BaseModel):
     warnings: int = 0
     findings: tuple[Finding, ...] = ()
     message: str | None = None
+    dispatch: Dispatch | None = None
 
     @property
     def exit_code(self) -> int:

@@ -5,10 +5,22 @@ Pure: a :class:`~.models.ValidationResult` in, a string out.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
-from ...markdown import SUMMARY_LIMIT, CommentLink, clip_utf8, escape_cell, link, table_within
+from ...markdown import (
+    SUMMARY_LIMIT,
+    CommentLink,
+    clip_utf8,
+    escape_cell,
+    headline,
+    key_value_table,
+    link,
+    plural,
+    table_within,
+)
 from ...workflow_commands import json_line
+from .dispatch import Dispatch
 from .models import Finding, Severity, ValidationResult, Verdict
 
 
@@ -46,10 +58,6 @@ def where(finding: Finding) -> str:
     return " ".join(parts) or "-"
 
 
-def _count(number: int, noun: str) -> str:
-    return f"{number} {noun}" + ("" if number == 1 else "s")
-
-
 def validation_text(result: ValidationResult) -> str:
     """The text format: one line per finding (``severity code where: message``), then a
     count line (``invalid: 8 errors, 1 warning, 0 notices``); for a fetch failure,
@@ -62,13 +70,73 @@ def validation_text(result: ValidationResult) -> str:
     ]
     notices = sum(finding.severity is Severity.NOTICE for finding in result.findings)
     lines.append(
-        f"{result.status}: {_count(result.errors, 'error')}, "
-        f"{_count(result.warnings, 'warning')}, {_count(notices, 'notice')}"
+        f"{result.status}: {plural(result.errors, 'error')}, "
+        f"{plural(result.warnings, 'warning')}, {plural(notices, 'notice')}"
     )
     return "\n".join(lines) + "\n"
 
 
-_SEVERITY_ICONS = {"error": "❌ error", "warning": "⚠️ warning", "notice": "💬 notice"}
+_SEVERITY_ICONS = {"error": "❌", "warning": "⚠️", "notice": "💬"}
+_SEVERITY_ORDER = {"error": 0, "warning": 1, "notice": 2}
+#: The most waves the summary lists one by one (the ``waves`` output has them all).
+WAVES_SHOWN = 20
+#: The most step ids the summary lists in one wave.
+IDS_SHOWN = 30
+
+
+def _where_shown(finding: Finding) -> str:
+    """Where a finding applies, in words for the summary: ``plan comment line 36, step s2``
+    (GitHub has no line anchors in comments, so ``plan:36`` would read as a link target)."""
+    parts = []
+    if finding.comment is not None:
+        parts.append(f"{finding.comment} comment")
+        if finding.line is not None:
+            parts[-1] += f" line {finding.line}"
+    elif finding.line is not None:
+        parts.append(f"line {finding.line}")
+    if finding.step is not None:
+        parts.append(f"step {finding.step}")
+    if finding.port is not None:
+        parts.append(f"port {finding.port}")
+    return ", ".join(parts) or "—"
+
+
+def findings_table(findings: Sequence[Finding], note: str, limit: int) -> tuple[str, list[str]]:
+    """The findings as a table (SPEC 10 summary): its head and one row per finding, errors
+    first, then warnings, then notices (each in comment and line order), for
+    :func:`~frame_spine.markdown.table_within` with ``note``."""
+    ordered = sorted(findings, key=lambda finding: _SEVERITY_ORDER[finding.severity.value])
+    head = "| Severity | Finding | Where |\n|:-:|:--|:--|\n"
+    rows = [
+        f"| {_SEVERITY_ICONS[finding.severity.value]} | **{escape_cell(finding.code)}**: "
+        f"{escape_cell(finding.message)} | {escape_cell(_where_shown(finding))} |\n"
+        for finding in ordered
+    ]
+    return head, rows
+
+
+def _ids(ids: Sequence[str]) -> str:
+    shown = ", ".join(escape_cell(step) for step in ids[:IDS_SHOWN])
+    return shown + (f" and {len(ids) - IDS_SHOWN:,} more" if len(ids) > IDS_SHOWN else "")
+
+
+def dispatch_lines(dispatch: Dispatch) -> str:
+    """The dispatch matrix in a few lines for the summary (SPEC 14): how many steps in how
+    many waves, each wave's steps (the first :data:`WAVES_SHOWN` waves), and the ready ones.
+    Empty when nothing is dispatched."""
+    if not dispatch.steps:
+        return ""
+    lines = [
+        f"\n**Dispatch matrix**: {plural(len(dispatch.steps), 'step')} in "
+        f"{plural(len(dispatch.waves), 'wave')} (the `steps`, `waves` and `ready` outputs)\n"
+    ]
+    for number, wave in enumerate(dispatch.waves[:WAVES_SHOWN], start=1):
+        lines.append(f"- wave {number}: {_ids(wave)}\n")
+    if len(dispatch.waves) > WAVES_SHOWN:
+        lines.append(f"- and {plural(len(dispatch.waves) - WAVES_SHOWN, 'more wave')}\n")
+    ready = [entry.step_id for entry in dispatch.ready]
+    lines.append(f"- ready now: {_ids(ready) if ready else 'none'}\n")
+    return "".join(lines)
 
 
 def validation_summary(
@@ -80,34 +148,31 @@ def validation_summary(
     rest: str = "the `result` output has all",
     limit: int = SUMMARY_LIMIT,
 ) -> str:
-    """Render the job summary of validate mode (SPEC 10): the outcome, links to the comments,
-    and a table of findings (severity, code, where, message), under ``limit`` bytes.
+    """Render the job summary of validate mode (SPEC 10, 14): the outcome, the message of a
+    fetch failure, links to the comments, the dispatch matrix of a valid plan, and a table
+    of findings (errors first), under ``limit`` bytes.
 
     Findings that do not fit are left out with a visible note saying how many and, in
     ``rest``, where they all are.
     """
+    detail = ""
     if isinstance(result.status, Verdict):
-        headline = (
-            f"### frame-spine validate: `{result.status}` ({result.errors} errors, "
-            f"{result.warnings} warnings)\n\n"
-        )
-    else:
-        headline = f"### frame-spine validate: `{escape_cell(result.status)}`\n\n"
-    facts = [
-        ("Repository", escape_cell(repository) if repository else "—"),
-        ("Plan comment", link(plan)),
-        ("Sibling comment", link(sibling)),
-    ]
+        detail = f"{plural(result.errors, 'error')}, {plural(result.warnings, 'warning')}"
+    icon = "✅" if result.exit_code == 0 else "❌"
+    head = headline("validate", result.status, result.exit_code, icon, detail)
     if result.message:
-        facts.append(("Message", escape_cell(result.message)))
-    head = headline + "| | |\n|---|---|\n" + "".join(f"| {k} | {v} |\n" for k, v in facts)
+        head += f"> {escape_cell(result.message)}\n\n"
+    head += key_value_table(
+        [
+            ("Repository", escape_cell(repository) if repository else "—"),
+            ("Plan comment", link(plan)),
+            ("Sibling comment", link(sibling)),
+        ]
+    )
+    if result.dispatch is not None:
+        head = clip_utf8(head + dispatch_lines(result.dispatch), limit // 2)
     if not result.findings:
         return clip_utf8(head, limit)
-    table = "\n| Severity | Code | Where | Message |\n|---|---|---|---|\n"
-    rows = (
-        f"| {_SEVERITY_ICONS[finding.severity.value]} | {escape_cell(finding.code)} | "
-        f"{escape_cell(where(finding))} | {escape_cell(finding.message)} |\n"
-        for finding in result.findings
-    )
-    note = "{left} more findings are not shown here; " + rest + "."
-    return table_within(head + table, rows, len(result.findings), note, limit)
+    table, rows = findings_table(result.findings, rest, limit)
+    note = "{left} not shown here; " + rest + "."
+    return table_within(head + "\n" + table, rows, len(rows), note, limit, noun="more finding")

@@ -6,34 +6,70 @@ An edge: inputs through :class:`~frame_spine.step.context.StepContext` -> fetch 
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from ...core.status import Failure
+from ...inputs import parse_inputs
+from ...markdown import plural
 from ...step.context import StepContext, link_of
 from ...step.emitted import utf8_size
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
 from ...workflow_commands import json_line
+from .dispatch import Dispatch, DispatchIds, DispatchRequest, as_outputs, with_dispatch
 from .models import Severity, ValidationResult, parse_target
 from .online import OnlineValidation, validate_online
 from .render import validation_dict, validation_summary, where
 
 
-def report(step: StepContext) -> StepReport:
-    """Validate a plan for the action (SPEC 10, 8): inputs -> fetch (or discover) ->
-    validate -> the report (outputs, summary, one annotation per finding). Never raises."""
+def _validated(step: StepContext) -> tuple[OnlineValidation, str | None]:
+    """Inputs -> fetch (or discover) -> validate -> the dispatch matrix; and the repository
+    (``None`` when the inputs were refused)."""
     target = parse_target(step.resolved_inputs())
-    if isinstance(target, Failure):
-        outcome = OnlineValidation(ValidationResult.of_failure(target))
-        repository = None
-    else:
-        outcome = validate_online(target, step.fetcher(target))
-        repository = target.repository
-    settings = step.settings
-    result = outcome.result
+    request = parse_inputs(DispatchRequest, step.inputs)
+    if isinstance(target, Failure) or isinstance(request, Failure):
+        failure = target if isinstance(target, Failure) else request
+        assert isinstance(failure, Failure)
+        return OnlineValidation(ValidationResult.of_failure(failure)), None
+    outcome = validate_online(target, step.fetcher(target))
+    fetched = outcome.fetched
+    if fetched is None:
+        return outcome, target.repository
+    ids = DispatchIds(
+        fetched.issue_number,
+        fetched.plan.id,
+        fetched.sibling.id if fetched.sibling is not None else None,
+    )
+    result = with_dispatch(outcome.result, fetched.comments, ids, request.completed_steps)
+    return replace(outcome, result=result), target.repository
+
+
+def _result_output(result: ValidationResult) -> tuple[str, bool]:
+    """The ``result`` output within the output limit (SPEC 8): the findings leave first
+    (``findings_omitted``: their count), then the dispatch lists (``dispatch_omitted``: the
+    ``steps``, ``waves`` and ``ready`` outputs have them). Also says whether the findings
+    left."""
     shown = validation_dict(result)
     result_text = json_line(shown)
     findings_omitted = utf8_size(result_text) > OUTPUT_LIMIT
-    if findings_omitted:  # SPEC 8: the bulky list leaves, a count says so
+    if findings_omitted:
         shown["findings_omitted"] = len(shown.pop("findings"))
         result_text = json_line(shown)
+    if utf8_size(result_text) > OUTPUT_LIMIT and "dispatch" in shown:
+        del shown["dispatch"]
+        shown["dispatch_omitted"] = True
+        result_text = json_line(shown)
+    return result_text, findings_omitted
+
+
+def report(step: StepContext) -> StepReport:
+    """Validate a plan for the action (SPEC 10, 8, 14): inputs -> fetch (or discover) ->
+    validate -> the report (outputs with the dispatch matrix, summary, one annotation per
+    finding). Never raises."""
+    outcome, repository = _validated(step)
+    settings = step.settings
+    result = outcome.result
+    result_text, findings_omitted = _result_output(result)
+    matrix = as_outputs(result.dispatch or Dispatch())
     outputs = outputs_of(
         result.status,
         result.exit_code,
@@ -41,6 +77,9 @@ def report(step: StepContext) -> StepReport:
         result_text,
         error_count=str(result.errors),
         warning_count=str(result.warnings),
+        steps=json_line(matrix["steps"]),
+        waves=json_line(matrix["waves"]),
+        ready=json_line(matrix["ready"]),
     )
     annotations = [
         Annotation(
@@ -72,8 +111,8 @@ def report(step: StepContext) -> StepReport:
             ),
         ),
         log_line=(
-            f"frame-spine validate: status {result.status} ({result.errors} errors, "
-            f"{result.warnings} warnings, {notices} notices)"
+            f"frame-spine validate: status {result.status} ({plural(result.errors, 'error')}, "
+            f"{plural(result.warnings, 'warning')}, {plural(notices, 'notice')})"
         ),
         exit_code=exit_code,
         job_summary=settings.job_summary,

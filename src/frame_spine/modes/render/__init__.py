@@ -1,0 +1,1 @@
+"""The render mode: see :mod:`frame_spine.modes` for the files every mode has."""

@@ -1,0 +1,121 @@
+"""``frame-spine render`` (SPEC 9, 13).
+
+An edge. Loading this module costs argparse only; a run imports render's and validate's rules
+(and PyGithub only for ``--repo``).
+"""
+
+from __future__ import annotations
+
+import argparse
+from typing import TYPE_CHECKING
+
+from ... import console
+from ...console import Command
+
+if TYPE_CHECKING:
+    from ...markdown import CommentLink
+    from .models import RenderResult
+
+    #: A rendering and the links of the comments drawn (``None`` when not fetched).
+    Rendered = tuple[RenderResult, CommentLink | None, CommentLink | None]
+
+
+def _add_arguments(parser: argparse.ArgumentParser) -> None:
+    console.add_plan_sources(parser, "rendered")
+    parser.add_argument(
+        "--ports-dir",
+        metavar="DIR",
+        help="directory whose *.yaml, *.yml and *.md file names are the canonical ports "
+        "(default: frame/ports when it exists)",
+    )
+    parser.add_argument("--format", choices=("markdown", "json"), default="markdown")
+
+
+def _render_local(args: argparse.Namespace, canonical: frozenset[str] | None) -> RenderResult:
+    """Local bodies: scan, validate and decide; no network code is loaded."""
+    from ...core.plan import scan_bodies
+    from ...core.status import Failure, error
+    from ...inputs import parse_positive_id
+    from ..validate.rules import validate_scanned
+    from .models import RenderResult
+    from .rules import render_scanned
+
+    try:
+        issue = parse_positive_id(args.issue_number, "issue-number")
+    except ValueError as exc:
+        return RenderResult.of_failure(error(str(exc)))
+    bodies = console.read_plan_and_sibling(args.plan_body, args.slices_body)
+    if isinstance(bodies, Failure):
+        return RenderResult.of_failure(bodies, issue=issue)
+    comments = scan_bodies(*bodies)
+    if issue is None:
+        own = comments.plan.marker_values("plan-issue")
+        issue = int(own[0]) if own and len(own[0]) <= 20 else None
+    findings = validate_scanned(comments, issue_number=issue)
+    return render_scanned(
+        comments, findings=findings, issue=issue, plan_comment_id=None, canonical=canonical
+    )
+
+
+def _render_online(args: argparse.Namespace, canonical: frozenset[str] | None) -> Rendered:
+    """``--repo``: fetch (or discover), validate and decide; the comments' links."""
+    from ...core.status import Failure
+    from ...step.context import link_of
+    from ..validate.models import parse_target
+    from .models import RenderResult
+    from .online import render_online
+
+    target = parse_target(
+        {
+            **console.api_inputs(args),
+            "plan-comment-id": args.plan_comment_id,
+            "slices-comment-id": args.slices_comment_id,
+            "issue-number": args.issue_number,
+        }
+    )
+    if isinstance(target, Failure):
+        return RenderResult.of_failure(target), None, None
+    outcome = render_online(target, console.fetcher(target, args), canonical)
+    return outcome.result, link_of(outcome.plan), link_of(outcome.sibling)
+
+
+def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    """``frame-spine render``: local bodies or ``--repo``; exit 0 for ``ok`` and
+    ``missing-spine``, else 1."""
+    import os
+
+    from ...core.status import Failure
+    from .models import RenderResult
+    from .ports import canonical_ports
+    from .render import render_json, render_markdown
+
+    console.check_plan_sources(parser, args, "render")
+    canonical = canonical_ports(os.getcwd(), args.ports_dir, contained=False)
+    rendered: Rendered
+    if isinstance(canonical, Failure):
+        rendered = RenderResult.of_failure(canonical), None, None
+    elif args.plan_body is not None:
+        rendered = _render_local(args, canonical), None, None
+    else:
+        rendered = _render_online(args, canonical)
+    result, plan, sibling = rendered
+    repository = args.repo if args.plan_body is None else None
+
+    def markdown(shown: RenderResult) -> str:
+        return render_markdown(shown, repository=repository, plan=plan, sibling=sibling)
+
+    console.print_result(args.format, result, render_json, markdown)
+    return result.exit_code
+
+
+COMMANDS = (
+    Command(
+        name="render",
+        help="draw a plan: its ports table and step graph (Markdown with Mermaid), or JSON",
+        description="Render a plan comment and its sibling (SPEC 13): a ports table, a Mermaid "
+        "step graph and validate's findings, as Markdown (default) or JSON. Exit 0 for ok and "
+        "missing-spine, 1 for invalid-spine or when fetching fails, 2 for a usage error.",
+        add_arguments=_add_arguments,
+        run=run,
+    ),
+)

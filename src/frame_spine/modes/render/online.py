@@ -1,0 +1,60 @@
+"""Render against GitHub (SPEC 13): the mode's network edge.
+
+:func:`render_online` fetches the plan (by id, or the newest ``plan-issue-N`` comment of the
+issue) and its sibling exactly as validate does (:func:`~..validate.online.fetch_plan`),
+validates them, and hands everything to the pure :func:`.rules.render_scanned`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from ...github.client import CommentFetcher
+from ...github.payloads import FetchedComment
+from ..validate.models import ValidateTarget
+from ..validate.online import NotFetched, fetch_plan
+from ..validate.rules import validate_scanned
+from .models import RenderResult
+from .rules import render_scanned
+
+
+@dataclass(frozen=True, slots=True)
+class OnlineRendering:
+    """The outcome of :func:`render_online`: the result and the comments drawn (for links in
+    the summary; ``None`` when not fetched)."""
+
+    result: RenderResult
+    plan: FetchedComment | None = None
+    sibling: FetchedComment | None = None
+
+
+def render_online(
+    target: ValidateTarget, fetcher: CommentFetcher, canonical: frozenset[str] | None
+) -> OnlineRendering:
+    """Fetch (or discover) a plan and its sibling, validate them, and decide the picture
+    (SPEC 13). Requests: those of :func:`~..validate.online.fetch_plan`.
+
+    Returns:
+        :class:`OnlineRendering`; a fetch failure is the result's SPEC 6 status, and an issue
+        without a plan comment is ``comment-not-found``. Never raises.
+    """
+    fetched = fetch_plan(target, fetcher)
+    if isinstance(fetched, NotFetched):
+        failed = RenderResult.of_failure(
+            fetched.failure, issue=target.issue_number, plan_comment_id=target.plan_comment_id
+        )
+        return OnlineRendering(failed, fetched.plan)
+    findings = validate_scanned(
+        fetched.comments,
+        issue_number=fetched.issue_number,
+        sibling_id=fetched.sibling_id,
+        extra=fetched.extra,
+    )
+    result = render_scanned(
+        fetched.comments,
+        findings=findings,
+        issue=fetched.issue_number,
+        plan_comment_id=fetched.plan.id,
+        canonical=canonical,
+    )
+    return OnlineRendering(result, fetched.plan, fetched.sibling)

@@ -1,0 +1,220 @@
+"""Rendering render mode's result (SPEC 13): JSON, and the Markdown of the job summary and
+the ``markdown`` output (heading, ports table, Mermaid step graph, validate's findings).
+
+Pure: a :class:`~.models.RenderResult` in, a string out. Comment-derived text is escaped:
+table cells with :func:`~frame_spine.markdown.escape_cell`, graph labels with
+:func:`~frame_spine.markdown.mermaid_text` (never raw comment text in the diagram).
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Sequence
+from typing import Any
+
+from ...core.status import Status
+from ...markdown import (
+    SUMMARY_LIMIT,
+    CommentLink,
+    clip_utf8,
+    escape_cell,
+    headline,
+    key_value_table,
+    link,
+    mermaid_text,
+    plural,
+    table_within,
+)
+from ...step.emitted import utf8_size
+from ...workflow_commands import json_line
+from ..validate.models import ValidationResult
+from ..validate.render import findings_table
+from .models import RenderResult, StepNode
+
+#: Above this many steps the graph is left out (the table stays): SPEC 13.
+MAX_GRAPH_STEPS = 100
+#: Mermaid's default ``maxTextSize``: a longer diagram is not drawn (SPEC 13).
+MAX_GRAPH_CHARACTERS = 50_000
+_NODE_ID = re.compile(r"s[0-9]+", re.ASCII)
+_ICONS = {Status.OK: "✅", Status.MISSING_SPINE: "\u2139\ufe0f"}  # information source
+
+
+def render_dict(result: RenderResult) -> dict[str, Any]:
+    """The result as SPEC 13's JSON object: ``status, issue, plan_comment_id, generated_at,
+    spine_digest, ports, steps, message``, every key present (``null`` when unknown)."""
+    return result.model_dump(mode="json")
+
+
+def render_json(result: RenderResult) -> str:
+    """One compact JSON line (workflow-command sequences escaped)."""
+    return json_line(render_dict(result))
+
+
+def _node_ids(steps: Sequence[StepNode]) -> dict[str, str]:
+    """Each step's Mermaid node id: the step id itself (``s4``, safe by the grammar), or
+    ``n<index>`` for anything else."""
+    return {
+        node.step: node.step if _NODE_ID.fullmatch(node.step) else f"n{index}"
+        for index, node in enumerate(steps)
+    }
+
+
+def _node(node_id: str, node: StepNode) -> str:
+    """One node: the step id and each port on their own line, terminal steps as a stadium
+    with a "terminal" line."""
+    lines = [f"<b>{mermaid_text(node.step)}</b>", *(mermaid_text(port) for port in node.ports)]
+    if node.terminal:
+        lines.append("⏹ terminal")
+    label = "<br>".join(lines)
+    return f'  {node_id}(["{label}"])' if node.terminal else f'  {node_id}["{label}"]'
+
+
+def mermaid_graph(steps: Sequence[StepNode]) -> str:
+    """The step graph as a Mermaid ``flowchart`` (SPEC 13): one node per step, an edge from
+    each ``depends_on`` step (in the spine) to the step that depends on it, steps without a
+    slice block dashed. Without the fence; ends with a newline."""
+    ids = _node_ids(steps)
+    lines = ["flowchart TD"]
+    lines.extend(_node(ids[node.step], node) for node in steps)
+    for node in steps:
+        for dependency in dict.fromkeys(node.depends_on):
+            if dependency in ids:
+                lines.append(f"  {ids[dependency]} --> {ids[node.step]}")
+    dashed = [ids[node.step] for node in steps if not node.has_slice]
+    if dashed:
+        lines.append("  classDef noslice stroke-dasharray: 6 4,fill:#fafafa")
+        lines.append(f"  class {','.join(dashed)} noslice")
+    return "\n".join(lines) + "\n"
+
+
+def graph_section(steps: Sequence[StepNode]) -> str:
+    """The step graph in a ```` ```mermaid ```` fence, with a legend line; or a one-line
+    note when it is left out (more than :data:`MAX_GRAPH_STEPS` steps, or a diagram over
+    :data:`MAX_GRAPH_CHARACTERS` characters). Empty when there are no steps."""
+    if not steps:
+        return ""
+    heading = "\n#### Step graph\n\n"
+    if len(steps) > MAX_GRAPH_STEPS:
+        return heading + (
+            f"The graph is left out: {plural(len(steps), 'step')}, more than the "
+            f"{MAX_GRAPH_STEPS} it draws; the table above lists every port.\n"
+        )
+    graph = mermaid_graph(steps)
+    if len(graph) > MAX_GRAPH_CHARACTERS:
+        return heading + (
+            f"The graph is left out: its {len(graph):,} characters are over Mermaid's "
+            f"{MAX_GRAPH_CHARACTERS:,}-character limit; the table above lists every port.\n"
+        )
+    legend = "An arrow runs from a step to the steps that depend on it"
+    if any(not node.has_slice for node in steps):
+        legend += "; dashed: no frame-slice block carries the step"
+    return f"{heading}```mermaid\n{graph}```\n\n{legend}.\n"
+
+
+def _port_rows(result: RenderResult) -> list[str]:
+    return [
+        f"| {escape_cell(row.port)} | {escape_cell(row.step)} | "
+        f"{'' if row.cycle is None else row.cycle} | {'yes' if row.terminal else 'no'} | "
+        f"{'⚠️ ' + escape_cell(row.warning) if row.warning else ''} |\n"
+        for row in result.ports
+    ]
+
+
+def _title(result: RenderResult) -> str:
+    """The heading of every mode (:func:`~frame_spine.markdown.headline`: the status once,
+    with its icon and exit code), naming the issue and the spine's ``generated_at``."""
+    detail = f"issue #{result.issue}" if result.issue is not None else "a plan"
+    if result.generated_at is not None:
+        detail += f", spine generated_at {escape_cell(result.generated_at)}"
+    icon = _ICONS.get(result.status, "❌")
+    return headline("render", result.status.value, result.exit_code, icon, detail)
+
+
+def _spine_counts(result: RenderResult) -> str:
+    """``9 steps (8 without a slice block), 5 ports, 9 port tokens``."""
+    without = sum(not node.has_slice for node in result.steps)
+    steps = len(result.steps)
+    if without == 0:
+        slices = "each with a slice block" if steps > 1 else "with a slice block"
+    elif without == steps:
+        slices = "none with a slice block" if steps > 1 else "without a slice block"
+    else:
+        slices = f"{without:,} without a slice block"
+    ports = len(dict.fromkeys(row.port for row in result.ports))
+    return (
+        f"{plural(steps, 'step')} ({slices}), {plural(ports, 'port')}, "
+        f"{plural(len(result.ports), 'port token')}"
+    )
+
+
+def _facts(
+    result: RenderResult,
+    repository: str | None,
+    plan: CommentLink | None,
+    sibling: CommentLink | None,
+) -> str:
+    rows: list[tuple[str, str]] = []
+    if repository is not None or result.plan_comment_id is not None:  # not local bodies
+        rows += [
+            ("Repository", escape_cell(repository) if repository else "—"),
+            ("Plan comment", link(plan) if plan else escape_cell(result.plan_comment_id or "—")),
+            ("Sibling comment", link(sibling)),
+        ]
+    if result.spine_digest:
+        rows.append(("Spine digest", f"`{escape_cell(result.spine_digest)}`"))
+    if result.steps:
+        rows.append(("Spine", _spine_counts(result)))
+    return key_value_table(rows)
+
+
+def render_markdown(
+    result: RenderResult,
+    *,
+    repository: str | None = None,
+    plan: CommentLink | None = None,
+    sibling: CommentLink | None = None,
+    limit: int = SUMMARY_LIMIT,
+) -> str:
+    """The picture of a plan as Markdown (SPEC 13), under ``limit`` UTF-8 bytes: a heading
+    naming the issue and the spine's ``generated_at``; one line saying why when there is no
+    (valid) spine; the ports table; the step graph; validate's findings.
+
+    Table rows that do not fit are left out with a visible note; the graph is left out
+    (with a note) rather than cut.
+    """
+    head = _title(result)
+    if result.message:
+        head += f"> {escape_cell(result.message)}\n\n"
+    head = clip_utf8(head + _facts(result, repository, plan, sibling), limit // 4)
+    text = head
+    if result.ports:
+        checked = "" if result.ports_checked else " (no ports-dir: port names not checked)"
+        table = (
+            f"\n#### Ports{checked}\n\n| Port | Step | Cycle | Terminal | Warning |\n"
+            "|:--|:--|--:|:--|:--|\n"
+        )
+        note = "{left} not shown here; the `result` output has all."
+        rows = _port_rows(result)
+        text = table_within(text + table, rows, len(rows), note, limit // 2, noun="more port row")
+    graph = graph_section(result.steps)
+    if utf8_size(text + graph) < limit * 3 // 4:
+        text += graph
+    elif graph:
+        text += "\n#### Step graph\n\nThe graph is left out: the summary has no room for it.\n"
+    return _with_findings(text, result.findings, limit)
+
+
+def _with_findings(text: str, findings: ValidationResult | None, limit: int) -> str:
+    """``text`` and validate's findings (SPEC 13, item 4) when there are errors or warnings
+    (a plan's only notice restates the one-line reason above), within ``limit`` bytes."""
+    if findings is None or not (findings.errors or findings.warnings):
+        return text
+    notices = len(findings.findings) - findings.errors - findings.warnings
+    counts = [plural(findings.errors, "error"), plural(findings.warnings, "warning")]
+    if notices:
+        counts.append(plural(notices, "notice"))
+    table, rows = findings_table(findings.findings, "", limit)
+    title = f"\n#### Findings (validate): {', '.join(counts)}\n\n"
+    note = "{left} not shown here; `frame-spine validate` prints all."
+    return table_within(text + title + table, rows, len(rows), note, limit, noun="more finding")
+    return clip_utf8(text, limit)

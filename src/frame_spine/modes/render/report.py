@@ -1,0 +1,117 @@
+"""Render in the action (SPEC 8, 13): the step's outputs, job summary and annotations.
+
+An edge: inputs through :class:`~frame_spine.step.context.StepContext` -> the canonical
+ports (``ports-dir``) -> fetch, validate and decide (:mod:`.online`) -> a
+:class:`~frame_spine.step.report.StepReport` whose summary is also the ``markdown`` output.
+"""
+
+from __future__ import annotations
+
+import os
+
+from ...core.status import Failure, Status
+from ...inputs import parse_inputs
+from ...markdown import plural
+from ...step.context import StepContext, link_of
+from ...step.emitted import utf8_size
+from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
+from ...workflow_commands import json_line
+from ..validate.models import parse_target
+from .models import RenderResult, RenderSettings
+from .online import OnlineRendering, render_online
+from .ports import canonical_ports
+from .render import render_dict, render_markdown
+
+
+def _rendered(step: StepContext) -> tuple[OnlineRendering, str | None]:
+    """Inputs -> canonical ports -> fetch, validate, decide; and the repository (``None``
+    when the inputs were refused). No request is made for a refused input."""
+    target = parse_target(step.resolved_inputs())
+    settings = parse_inputs(RenderSettings, step.inputs)
+    if isinstance(target, Failure):
+        return OnlineRendering(RenderResult.of_failure(target)), None
+    ids = {"issue": target.issue_number, "plan_comment_id": target.plan_comment_id}
+    if isinstance(settings, Failure):
+        return OnlineRendering(RenderResult.of_failure(settings, **ids)), target.repository
+    workspace = step.environ.get("GITHUB_WORKSPACE") or os.getcwd()
+    canonical = canonical_ports(workspace, settings.ports_dir, contained=True)
+    if isinstance(canonical, Failure):
+        return OnlineRendering(RenderResult.of_failure(canonical, **ids)), target.repository
+    return render_online(target, step.fetcher(target), canonical), target.repository
+
+
+def _result_output(result: RenderResult) -> str:
+    """SPEC 13's JSON within the output limit (SPEC 8): over it, the ``ports`` and ``steps``
+    lists leave (``ports_omitted``, ``steps_omitted``: their lengths)."""
+    shown = render_dict(result)
+    text = json_line(shown)
+    if utf8_size(text) > OUTPUT_LIMIT:
+        for key in ("ports", "steps"):
+            shown[f"{key}_omitted"] = len(shown[key])
+            shown[key] = []
+        text = json_line(shown)
+    return text
+
+
+def _annotations(result: RenderResult) -> list[Annotation]:
+    """An error for a status that fails (a notice for ``missing-spine``), and a warning per
+    port token routed through an unknown port."""
+    annotations = []
+    if result.status is not Status.OK:
+        command = "notice" if result.exit_code == 0 else "error"
+        annotations.append(
+            Annotation(command, f"frame-spine render: {result.status.value}", result.message or "")
+        )
+    annotations.extend(
+        Annotation(
+            "warning",
+            "frame-spine render: unknown-port",
+            f"port {row.port} (step {row.step}) is not in ports-dir",
+        )
+        for row in result.ports
+        if row.warning
+    )
+    return annotations
+
+
+def report(step: StepContext) -> StepReport:
+    """Render a plan for the action (SPEC 13, 8): inputs -> fetch (or discover) -> validate
+    -> the picture (outputs, summary = the ``markdown`` output, annotations). Never raises."""
+    outcome, repository = _rendered(step)
+    result = outcome.result
+    markdown = render_markdown(
+        result,
+        repository=repository,
+        plan=link_of(outcome.plan),
+        sibling=link_of(outcome.sibling),
+        limit=OUTPUT_LIMIT,
+    )
+    findings = result.findings
+    outputs = outputs_of(
+        result.status.value,
+        result.exit_code,
+        result.message,
+        _result_output(result),
+        current_generated_at=result.generated_at or "",
+        spine_digest=result.spine_digest or "",
+        error_count="" if findings is None else str(findings.errors),
+        warning_count="" if findings is None else str(findings.warnings),
+        markdown=markdown,
+    )
+    settings = step.settings
+    exit_code = step_exit_code(
+        settings.fail_on, failed=result.exit_code != 0, not_ok=result.status is not Status.OK
+    )
+    return StepReport(
+        outputs=outputs,
+        summary=markdown,
+        log_line=(
+            f"frame-spine render: status {result.status.value} (exit code {result.exit_code}) "
+            f"for plan comment {result.plan_comment_id or '-'}: "
+            f"{plural(len(result.ports), 'port token')}, {plural(len(result.steps), 'step')}"
+        ),
+        exit_code=exit_code,
+        job_summary=settings.job_summary,
+        annotations=_annotations(result),
+        full_list="the job summary and the `result` output list them",
+    )

@@ -1,0 +1,200 @@
+"""Render mode's decision (SPEC 13): what the picture of a plan holds.
+
+Pure: scanned comments (and validate's result on them) in, a
+:class:`~.models.RenderResult` out. The spine is found as every mode finds it
+(:func:`~frame_spine.core.plan.current_spine`); the steps are ranked as the dispatch
+matrix ranks them (:func:`~..validate.dispatch.ranked_steps`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from ...core.blocks import SLICE, SPINE
+from ...core.frontmatter import SPINELESS_VARIANTS, plan_variants, spine_omitted
+from ...core.plan import CurrentSpine, ScannedComments, current_spine
+from ...core.slices import slice_step_id
+from ...core.spine import PortRoute, SpineParse, SpineSlice, parse_spine
+from ...core.status import Status
+from ..validate.dispatch import ranked_steps
+from ..validate.models import ValidationResult
+from .models import UNKNOWN_PORT, PortRow, RenderResult, StepNode
+
+
+def _spineless_variant(comments: ScannedComments) -> str | None:
+    """The first ``brief``/``goal-contract`` value of the plan's frontmatter, if any."""
+    for _line, value in plan_variants(comments.plan.text):
+        if value in SPINELESS_VARIANTS:
+            return value
+    return None
+
+
+def _spine_head_line(comments: ScannedComments) -> tuple[str, int] | None:
+    """The comment and line of the first real ``frame-spine`` head (complete or not)."""
+    for comment, scan in comments.comments():
+        lines = [block.head_line for block in scan.blocks if block.name == SPINE]
+        lines += [head.line for head in scan.unterminated if head.name == SPINE]
+        if lines:
+            return comment, min(lines)
+    return None
+
+
+def ambiguous_message(comments: ScannedComments) -> str | None:
+    """Why a spineless-by-design variant that also carries a spine is not drawn (SPEC 13),
+    or ``None`` when the plan is not such a plan."""
+    variant = _spineless_variant(comments)
+    head = _spine_head_line(comments) if variant is not None else None
+    if head is None:
+        return None
+    comment, line = head
+    return (
+        f"no spine drawn: a {variant} plan (plan-variant: {variant}) has no spine by design, "
+        f"but {comments.label(comment)} also carries a frame-spine block (line {line}): "
+        "ambiguous"
+    )
+
+
+def no_spine_message(comments: ScannedComments) -> str:
+    """Why a plan has no spine, in one line (SPEC 13): a ``brief``/``goal-contract`` variant,
+    ``spine-omitted: plan-too-small``, code examples only, an empty body, or a legacy prose
+    plan."""
+    variant = _spineless_variant(comments)
+    if variant is not None:
+        return f"no spine: a {variant} plan (plan-variant: {variant}) has none by design"
+    if spine_omitted(comments.plan.text) is not None:
+        return "no spine: the plan says spine-omitted: plan-too-small (none by design)"
+    examples = [head for _name, scan in comments.comments() for head in scan.examples]
+    if any(head.name == SPINE for head in examples):
+        return (
+            "no spine: the only frame-spine heads are code examples (in fenced or indented "
+            "code blocks)"
+        )
+    if not comments.plan.text.strip() and (
+        comments.sibling is None or not comments.sibling.text.strip()
+    ):
+        return "no spine: the comment body is empty"
+    return f"no spine: a legacy prose plan (no frame-spine block in {comments.searched()})"
+
+
+def _slice_steps(comments: ScannedComments) -> frozenset[str]:
+    """The step ids that have a slice block, in the plan or the sibling."""
+    return frozenset(
+        step
+        for _comment, scan in comments.comments()
+        for block in scan.blocks
+        if block.name == SLICE and (step := slice_step_id(block.payload)) is not None
+    )
+
+
+def port_rows(routes: Iterable[PortRoute], canonical: frozenset[str] | None) -> list[PortRow]:
+    """One row per port token, in spine order (SPEC 13); ``unknown-port`` for a port whose
+    name (compared case-insensitively) is not in ``canonical`` (lower-cased names; ``None``:
+    no port is checked)."""
+    return [
+        PortRow(
+            port=route.name,
+            step=token.step,
+            cycle=token.cycle,
+            terminal=token.terminal,
+            warning=(
+                UNKNOWN_PORT
+                if canonical is not None and route.name.lower() not in canonical
+                else None
+            ),
+        )
+        for route in routes
+        for token in route.tokens
+    ]
+
+
+def step_nodes(
+    routes: Sequence[PortRoute], slices: Sequence[SpineSlice], with_slice: frozenset[str]
+) -> list[StepNode]:
+    """Every spine step in rank order, with its ports, dependencies, whether a slice block
+    carries it and whether it is terminal (a ``#terminal`` token or ``terminal: true``)."""
+    terminal = {token.step for route in routes for token in route.tokens if token.terminal}
+    terminal.update(entry.step for entry in slices if entry.terminal)
+    return [
+        StepNode(
+            step=ranked.step,
+            ports=ranked.ports,
+            depends_on=ranked.depends_on,
+            has_slice=ranked.step in with_slice,
+            terminal=ranked.step in terminal,
+        )
+        for ranked in ranked_steps(routes, slices)
+    ]
+
+
+def _partial_parse(comments: ScannedComments) -> SpineParse | None:
+    """The parse of the one spine block (what parsed of an invalid spine), or ``None`` when
+    there is not exactly one complete spine block."""
+    blocks = [
+        block
+        for _comment, scan in comments.comments()
+        for block in scan.blocks
+        if block.name == SPINE
+    ]
+    if len(blocks) != 1:
+        return None
+    return parse_spine(blocks[0].payload, blocks[0].payload_line)
+
+
+def render_scanned(
+    comments: ScannedComments,
+    *,
+    findings: ValidationResult | None,
+    issue: int | None,
+    plan_comment_id: int | None,
+    canonical: frozenset[str] | None,
+) -> RenderResult:
+    """Decide the picture of a plan (SPEC 13).
+
+    Args:
+        comments: the scanned plan and, when there is one, sibling.
+        findings: validate's result on the same comments (shown in the summary), or ``None``.
+        issue: the plan's issue number, when known. plan_comment_id: its comment id, if known.
+        canonical: the canonical port names, lower-cased, or ``None`` (no port is checked).
+
+    Returns:
+        ``ok`` with the ports table and steps of the valid spine; ``missing-spine`` with a
+        one-line reason (a spineless variant, ``spine-omitted``, an ambiguous variant that
+        carries a spine, code examples only, an empty body, a legacy prose plan);
+        ``invalid-spine`` with the message of SPEC 5 and the rows of whatever port lines and
+        slice entries parsed. Never raises.
+    """
+    shared = {
+        "issue": issue,
+        "plan_comment_id": None if plan_comment_id is None else str(plan_comment_id),
+        "findings": findings,
+        "ports_checked": canonical is not None,
+    }
+    ambiguous = ambiguous_message(comments)
+    if ambiguous is not None:
+        return RenderResult(status=Status.MISSING_SPINE, message=ambiguous, **shared)
+    found = current_spine(comments)
+    with_slice = _slice_steps(comments)
+    if isinstance(found, CurrentSpine):
+        spine = found.spine
+        return RenderResult(
+            status=Status.OK,
+            generated_at=spine.generated_at,
+            spine_digest=found.digest,
+            ports=tuple(port_rows(spine.ports, canonical)),
+            steps=tuple(step_nodes(spine.ports, spine.slices, with_slice)),
+            **shared,
+        )
+    if found.status is Status.MISSING_SPINE:
+        return RenderResult(
+            status=Status.MISSING_SPINE, message=no_spine_message(comments), **shared
+        )
+    parsed = _partial_parse(comments)
+    routes = parsed.ports if parsed is not None else ()
+    slices = parsed.slices if parsed is not None else ()
+    return RenderResult(
+        status=found.status,
+        ports=tuple(port_rows(routes, canonical)),
+        steps=tuple(step_nodes(routes, slices, with_slice)),
+        message=found.message,
+        **shared,
+    )
