@@ -10,6 +10,7 @@ from typing import Any
 
 import pytest
 
+from tests.builders import entry
 from tests.conftest import REPO as REPO_DIR
 from tests.fake_github import REPO, TOKEN, FakeGitHub
 from tests.runner_env import ActionRun, run_action
@@ -166,3 +167,47 @@ def test_fetch_failure_sets_empty_matrix_outputs(fake_github: FakeGitHub, tmp_pa
     run = validate(tmp_path, fake_github, **{"plan-comment-id": "404404"})
     assert (run.returncode, run.outputs["status"]) == (1, "comment-not-found")
     assert matrix_outputs(run) == EMPTY
+
+
+MANY = 4000
+
+
+def test_matrix_list_over_the_output_limit_is_left_empty_with_a_warning(
+    fake_github: FakeGitHub, tmp_path: Path
+) -> None:
+    # 4,000 independent steps: steps and ready would be about 1.1 MB each; waves fits.
+    ids = [f"s{n}" for n in range(1, MANY + 1)]
+    lines = [
+        "<!-- plan-issue-901 -->",
+        "<!-- frame-spine",
+        "spine_schema_version: 2",
+        f"generated_at: {STAMP}",
+        "ports:",
+        f"  implement-code: [{', '.join(ids)}]",
+        "slices:",
+        *(line for step_id in ids for line in entry(step_id)),
+        "-->",
+        *(
+            line
+            for step_id in ids
+            for line in ("<!-- frame-slice", f"step_id: {step_id}", "provides: [implement-code]")
+            + ("-->",)
+        ),
+    ]
+    fake_github.add_comment(PLAN_ID, "\n".join(lines) + "\n", ISSUE)
+    run = validate(tmp_path, fake_github, **{"plan-comment-id": str(PLAN_ID)})
+    assert (run.returncode, run.outputs["status"], run.outputs["error-count"]) == (0, "valid", "0")
+    assert (run.outputs["steps"], run.outputs["ready"]) == ("", "")
+    assert json.loads(run.outputs["waves"]) == [ids]
+    result = json.loads(run.outputs["result"])
+    assert ("dispatch" in result, result["dispatch_omitted"]) == (False, True)
+    warnings = [line for line in run.stdout.splitlines() if line.startswith("::warning")]
+    assert [line.split("::")[1] for line in warnings] == [
+        "warning title=frame-spine validate%3A steps output omitted",
+        "warning title=frame-spine validate%3A ready output omitted",
+    ]
+    assert warnings[0].endswith(
+        "::the steps output would be 1,094,894 bytes, over the 1,000,000-byte limit of a step "
+        "output: it is empty; a matrix holds at most 256 jobs, so dispatch a plan this large in "
+        "ready batches (completed-steps), or read `frame-spine validate --format json`"
+    )
