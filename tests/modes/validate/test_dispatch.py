@@ -29,7 +29,15 @@ from tests.fake_github import REPO, TOKEN, FakeGitHub
 from tests.modes.validate.test_rules import ISSUE, POINTER, plan, sibling, spine
 from tests.runner_env import action_metadata
 
-DIGEST_KEYS = ("issue-number", "plan-comment-id", "slices-comment-id", "generated-at")
+LOOKUP_INPUTS = (
+    "step-id",
+    "issue-number",
+    "plan-comment-id",
+    "slices-comment-id",
+    "generated-at",
+    "spine-digest",
+)
+ID_KEYS = ("issue-number", "plan-comment-id", "slices-comment-id", "generated-at")
 
 # --- building plans --------------------------------------------------------------------------
 
@@ -264,26 +272,10 @@ def test_matrix_keys_are_the_lookup_inputs_of_action_yml() -> None:
     lookup_inputs = {name.replace("_", "-") for name in lookup_fields}
     assert lookup_inputs <= set(action_metadata()["inputs"])
     assert entry_keys - {"ports", "depends-on", "wave"} == lookup_inputs
-    assert lookup_inputs == {
-        "step-id",
-        "issue-number",
-        "plan-comment-id",
-        "slices-comment-id",
-        "generated-at",
-        "spine-digest",
-    }
+    assert lookup_inputs == set(LOOKUP_INPUTS)
     shown = as_outputs(dispatched(DIAMOND, DIAMOND_PORTS))
-    assert list(shown["steps"][0]) == [  # type: ignore[index]
-        "step-id",
-        "issue-number",
-        "plan-comment-id",
-        "slices-comment-id",
-        "generated-at",
-        "spine-digest",
-        "ports",
-        "depends-on",
-        "wave",
-    ]
+    # The lookup inputs in the order of SPEC 14, then the three of the matrix alone.
+    assert list(shown["steps"][0]) == [*LOOKUP_INPUTS, "ports", "depends-on", "wave"]
 
 
 # --- ids: local bodies -----------------------------------------------------------------------
@@ -299,7 +291,7 @@ def cli_json(*args: str, stdin: bytes | None = None, **env: str) -> tuple[dict[s
 
 
 def ids_of(result: dict[str, Any]) -> set[tuple[str, ...]]:
-    return {tuple(step[key] for key in DIGEST_KEYS) for step in result["dispatch"]["steps"]}
+    return {tuple(step[key] for key in ID_KEYS) for step in result["dispatch"]["steps"]}
 
 
 def test_local_bodies_take_the_marker_issue_the_spine_pointer_and_no_plan_id(
