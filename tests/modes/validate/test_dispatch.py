@@ -398,3 +398,17 @@ def test_fetch_failure_dispatches_nothing(fake_github: FakeGitHub) -> None:
     )
     assert (code, result["status"]) == (1, "comment-not-found")
     assert result.get("dispatch", {"steps": []})["steps"] == []
+
+
+def test_action_yml_descriptions_hold_no_expression() -> None:
+    # nektos/act evaluates ${{ }} in an action's metadata, descriptions too: one in the steps
+    # output's description failed every `uses: ./` step of e2e/workflows/act.yml.
+    metadata = action_metadata()
+    described = [
+        (kind, name)
+        for kind in ("inputs", "outputs")
+        for name, spec in metadata[kind].items()
+        if "${{" in str(spec.get("description", ""))
+    ]
+    assert described == []
+    assert "${{" not in str(metadata.get("description", ""))
