@@ -10,7 +10,7 @@ from typing import Any
 
 import pytest
 
-from tests.builders import entry
+from tests.builders import entry, slice_block
 from tests.conftest import REPO as REPO_DIR
 from tests.fake_github import REPO, TOKEN, FakeGitHub
 from tests.runner_env import ActionRun, run_action
@@ -187,12 +187,7 @@ def test_matrix_list_over_the_output_limit_is_left_empty_with_a_warning(
         "slices:",
         *(line for step_id in ids for line in entry(step_id)),
         "-->",
-        *(
-            line
-            for step_id in ids
-            for line in ("<!-- frame-slice", f"step_id: {step_id}", "provides: [implement-code]")
-            + ("-->",)
-        ),
+        *(line for step_id in ids for line in slice_block(step_id, "provides: [implement-code]")),
     ]
     fake_github.add_comment(PLAN_ID, "\n".join(lines) + "\n", ISSUE)
     run = validate(tmp_path, fake_github, **{"plan-comment-id": str(PLAN_ID)})
