@@ -69,6 +69,8 @@ def test_action_yml_declares_what_the_entrypoint_reads_and_writes() -> None:
         "issue-state": "open",
         "since": "",
         "report-file": "",
+        "ports-dir": "",
+        "completed-steps": "",
     }
     for section in ("inputs", "outputs"):
         for name, spec in metadata[section].items():
@@ -451,6 +453,9 @@ def test_validate_mode_outputs_annotations_and_summary(
         "result": run.outputs["result"],
         "error-count": "8",
         "warning-count": "1",
+        "steps": "[]",
+        "waves": "[]",
+        "ready": "[]",
     }
     lines = run.stdout.splitlines()
     assert lines[0] == "frame-spine validate: status invalid (8 errors, 1 warnings, 0 notices)"

@@ -83,7 +83,23 @@ def test_a_valid_plan_exits_0(tmp_path: Path) -> None:
         "<!-- frame-slice\nstep_id: s1\nprovides: [code]\n-->\n"
     )
     result, code = validate("--plan-body", str(plan))
-    assert (result, code) == ({"status": "valid", "errors": 0, "warnings": 0, "findings": []}, 0)
+    # SPEC 14 (revision 2): a valid plan also gives its dispatch matrix.
+    step = {
+        "step-id": "s1",
+        "issue-number": "7",
+        "plan-comment-id": "",
+        "slices-comment-id": "",
+        "generated-at": "2026-05-04T14:30:00Z",
+        "spine-digest": "sha256:34800014c283474877d082cb83e32e9c48e6f64882c03254d9ad97361369a985",
+        "ports": ["code"],
+        "depends-on": [],
+        "wave": 1,
+    }
+    dispatch = {"steps": [step], "waves": [["s1"]], "ready": [step]}
+    assert (result, code) == (
+        {"status": "valid", "errors": 0, "warnings": 0, "findings": [], "dispatch": dispatch},
+        0,
+    )
     completed = run_cli(["validate", "--plan-body", str(plan)])
     assert completed.stdout.decode() == "valid: 0 errors, 0 warnings, 0 notices\n"
 
