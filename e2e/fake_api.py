@@ -3,7 +3,9 @@
 usage: fake_api.py STATE_DIR
 
 Serves the real plan of issue 878 (comment 5013464001) and its sibling (5013460780) from
-examples/, in repository octo-org/plans, accepting the test token; any other comment is 404.
+examples/, and the dispatch plan of issue 901 (comment 7000000901) and its sibling
+(7000000902) from e2e/plans/, in repository octo-org/plans, accepting the test token; any
+other comment is 404.
 Writes the API URL to STATE_DIR/url once listening, appends one line per request
 ("GET /path") to STATE_DIR/requests.log, and runs until SIGTERM or SIGINT.
 """
@@ -25,6 +27,8 @@ from tests.fake_github import FakeGitHub  # noqa: E402
 
 PLAN_ID = 5013464001
 SIBLING_ID = 5013460780
+DISPATCH_PLAN_ID = 7000000901
+DISPATCH_SIBLING_ID = 7000000902
 
 
 def main(state_dir: str) -> int:
@@ -37,6 +41,9 @@ def main(state_dir: str) -> int:
     fake = FakeGitHub(server, log_file=log)
     fake.add_comment(PLAN_ID, (ROOT / "examples/plan-878.md").read_text("utf-8"), 878)
     fake.add_comment(SIBLING_ID, (ROOT / "examples/sibling-878.md").read_text("utf-8"), 878)
+    plans = ROOT / "e2e" / "plans"
+    fake.add_comment(DISPATCH_PLAN_ID, (plans / "plan-901.md").read_text("utf-8"), 901)
+    fake.add_comment(DISPATCH_SIBLING_ID, (plans / "sibling-901.md").read_text("utf-8"), 901)
     (state / "url").write_text(fake.url)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())

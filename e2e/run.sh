@@ -153,14 +153,23 @@ run_act() {
     -W e2e/workflows/act.yml -P ubuntu-latest="$BASE" --pull=false --action-offline-mode \
     --container-daemon-socket - -e "$W/event.json" --env "FAKE_API_URL=$API_URL" \
     -s "GITHUB_TOKEN=$TOKEN" 2>&1) | tee "$W/act.log" | grep -E 'e2e-act:|Job (succeeded|failed)' || true
+  local passed=0 step
+  for step in "s1 (wave 1)" "s2 (wave 2)" "s3 (wave 2)" "s4 (wave 3)"; do
+    grep -qF "e2e-act: dispatch $step ok: PASS" "$W/act.log" && passed=$((passed + 1))
+  done
   grep -q 'e2e-act: status ok, slice of' "$W/act.log" \
     && grep -q 'e2e-act: status missing-slice: PASS' "$W/act.log" \
-    && grep -q 'Job succeeded' "$W/act.log" \
+    && grep -q 'e2e-act: validate valid, waves \[\["s1"\],\["s2","s3"\],\["s4"\]\], render ok: PASS' "$W/act.log" \
+    && [ "$passed" -eq 4 ] \
+    && [ "$(grep -c 'Job succeeded' "$W/act.log")" -eq 6 ] \
+    && ! grep -q 'Job failed' "$W/act.log" \
     || { echo "act workflow failed; its log:" >&2; tail -n 60 "$W/act.log" >&2; return 1; }
   [ -z "${E2E_ACT_LOG:-}" ] || cp "$W/act.log" "$E2E_ACT_LOG"
 }
 timed "workflow through act" run_act
 gets=$(grep -c '^GET ' "$W/fake/requests.log" || true)
-[ "$gets" -eq 4 ] || { echo "act run made $gets requests, expected 4 (2 lookups with auto)" >&2; exit 1; }
-say "act run: 2 lookups, $gets GETs to the fake API"
+# 2 lookups with auto (4), validate and render (2 each: the plan, then the spine's sibling),
+# one lookup per step of the matrix with its sibling id (4 x 2).
+[ "$gets" -eq 16 ] || { echo "act run made $gets requests, expected 16" >&2; exit 1; }
+say "act run: 2 lookups, validate, render and a 4-step dispatch matrix; $gets GETs to the fake API"
 say "make e2e: PASS"

@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import statistics
 import subprocess
@@ -149,7 +150,9 @@ def check(scenario: Scenario, image: str, api_url: str, work: Path) -> list[str]
     result = json.loads(outputs.get("result", "{}"))
     if result.get("status") != scenario.status:
         problems.append(f"result {result!r}")
-    if not summary.startswith(f"### frame-spine lookup: `{scenario.status}`\n"):
+    # The heading: the status once, with its icon and its own exit code (markdown.headline).
+    heading = rf"### \S+ frame-spine lookup: `{re.escape(scenario.status)}` \(exit code [01]\)\n"
+    if not re.match(heading, summary):
         problems.append(f"summary starts {summary[:80]!r}")
     if not stdout.startswith(f"frame-spine lookup: status {scenario.status} "):
         problems.append(f"stdout {stdout!r}")

@@ -58,7 +58,7 @@ def test_validate_on_a_crowded_64_kb_plan_stays_within_the_limits(
         "errors": errors,
         "warnings": 1,
         "findings_omitted": errors + 1,
-        "dispatch": {"steps": [], "waves": [], "ready": []},
+        "dispatch": {"steps": [], "waves": [], "ready": []},  # SPEC 14: invalid, nothing
     }
     assert (run.outputs["error-count"], run.outputs["warning-count"]) == (str(errors), "1")
     lines = run.stdout.splitlines()

@@ -83,6 +83,7 @@ def test_a_valid_plan_exits_0(tmp_path: Path) -> None:
         "<!-- frame-slice\nstep_id: s1\nprovides: [code]\n-->\n"
     )
     result, code = validate("--plan-body", str(plan))
+    # SPEC 14 (revision 2): a valid plan also gives its dispatch matrix.
     step = {
         "step-id": "s1",
         "issue-number": "7",
@@ -94,14 +95,9 @@ def test_a_valid_plan_exits_0(tmp_path: Path) -> None:
         "depends-on": [],
         "wave": 1,
     }
+    dispatch = {"steps": [step], "waves": [["s1"]], "ready": [step]}
     assert (result, code) == (
-        {
-            "status": "valid",
-            "errors": 0,
-            "warnings": 0,
-            "findings": [],
-            "dispatch": {"steps": [step], "waves": [["s1"]], "ready": [step]},
-        },
+        {"status": "valid", "errors": 0, "warnings": 0, "findings": [], "dispatch": dispatch},
         0,
     )
     completed = run_cli(["validate", "--plan-body", str(plan)])

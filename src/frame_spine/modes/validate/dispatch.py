@@ -33,8 +33,8 @@ class RankedStep:
     Attributes:
         step: the step id (``"s4"``).
         ports: the names of the ports whose tokens route to it, in spine order, each once.
-        depends_on: its ``depends_on`` items as written (``()`` for a step named only in port
-            tokens).
+        depends_on: its ``depends_on`` items as written, each once (``()`` for a step named
+            only in port tokens).
     """
 
     step: str
@@ -53,7 +53,9 @@ def ranked_steps(ports: Sequence[PortRoute], slices: Sequence[SpineSlice]) -> li
             if route.name not in names:
                 names.append(route.name)
     ranked = [
-        RankedStep(entry.step, tuple(routed.get(entry.step, ())), entry.depends_on)
+        RankedStep(
+            entry.step, tuple(routed.get(entry.step, ())), tuple(dict.fromkeys(entry.depends_on))
+        )
         for entry in slices
     ]
     mapped = {entry.step for entry in slices}
@@ -78,7 +80,7 @@ def walk(steps: Sequence[RankedStep]) -> list[tuple[RankedStep, int]]:
     waiting = [0] * len(steps)
     dependents: list[list[int]] = [[] for _ in steps]
     for index, ranked in enumerate(steps):
-        for dependency in dict.fromkeys(ranked.depends_on):
+        for dependency in ranked.depends_on:
             waiting[index] += 1
             if dependency in rank:
                 dependents[rank[dependency]].append(index)

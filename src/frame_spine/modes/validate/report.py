@@ -61,6 +61,32 @@ def _result_output(result: ValidationResult) -> tuple[str, bool]:
     return result_text, findings_omitted
 
 
+def _matrix_outputs(dispatch: Dispatch) -> tuple[dict[str, str], list[Annotation]]:
+    """The ``steps``, ``waves`` and ``ready`` outputs (SPEC 14) as compact JSON, and a warning
+    for each list too large for a step output (SPEC 8): that output is then empty, never a
+    clipped (broken) JSON text, so a workflow's ``fromJSON`` fails loudly instead of
+    dispatching part of a plan."""
+    outputs: dict[str, str] = {}
+    warnings: list[Annotation] = []
+    for name, value in as_outputs(dispatch).items():
+        text = json_line(value)
+        size = utf8_size(text)
+        if size > OUTPUT_LIMIT:
+            warnings.append(
+                Annotation(
+                    "warning",
+                    f"frame-spine validate: {name} output omitted",
+                    f"the {name} output would be {size:,} bytes, over the {OUTPUT_LIMIT:,}-byte "
+                    "limit of a step output: it is empty; a matrix holds at most 256 jobs, so "
+                    "dispatch a plan this large in ready batches (completed-steps), or read "
+                    "`frame-spine validate --format json`",
+                )
+            )
+            text = ""
+        outputs[name] = text
+    return outputs, warnings
+
+
 def report(step: StepContext) -> StepReport:
     """Validate a plan for the action (SPEC 10, 8, 14): inputs -> fetch (or discover) ->
     validate -> the report (outputs with the dispatch matrix, summary, one annotation per
@@ -69,7 +95,7 @@ def report(step: StepContext) -> StepReport:
     settings = step.settings
     result = outcome.result
     result_text, findings_omitted = _result_output(result)
-    matrix = as_outputs(result.dispatch or Dispatch())
+    matrix, too_large = _matrix_outputs(result.dispatch or Dispatch())
     outputs = outputs_of(
         result.status,
         result.exit_code,
@@ -77,11 +103,9 @@ def report(step: StepContext) -> StepReport:
         result_text,
         error_count=str(result.errors),
         warning_count=str(result.warnings),
-        steps=json_line(matrix["steps"]),
-        waves=json_line(matrix["waves"]),
-        ready=json_line(matrix["ready"]),
+        **matrix,
     )
-    annotations = [
+    annotations = too_large + [
         Annotation(
             finding.severity.value,
             f"frame-spine validate: {finding.code}",
