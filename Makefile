@@ -72,6 +72,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_regions.py
 	$(BIN)/python benchmarks/bench_wire.py
 	$(BIN)/python benchmarks/bench_token.py
+	$(BIN)/python benchmarks/bench_dispatch.py
 
 # Screenshots of the job summaries as a user sees them (a development tool, not part of
 # `make test` or CI): tools/make_summaries.py runs the entrypoint against the loopback fake API
