@@ -73,6 +73,19 @@ def code_lines(text: str) -> set[int]:
     return out
 
 
+def table_count(text: str) -> int:
+    """How many tables the program finds in ``text`` (see :func:`tables_differ`)."""
+    xml = subprocess.run(
+        ["cmark-gfm", "--to", "xml", *EXTENSIONS],
+        input=text,
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=120,
+    ).stdout
+    return xml.count("<table>")
+
+
 if __name__ == "__main__":
     with open(sys.argv[1], encoding="utf-8") as handle:
         t = handle.read()

@@ -20,13 +20,34 @@ from __future__ import annotations
 
 import re
 
+import cmarkgfm.cmark
 import pytest
-from hypothesis import HealthCheck, event, given, settings
+from hypothesis import HealthCheck, assume, event, given, settings
 from hypothesis import strategies as st
 
 from frame_spine.core.blocks import CommentScan, scan_comment
-from frame_spine.core.code_regions import code_lines
+from frame_spine.core.code_regions import GFM_EXTENSIONS, code_lines
 from tests import code_lines as oracle
+
+
+def binding_table_count(text: str) -> int:
+    """How many tables the library (``cmarkgfm``, the parser ``code_lines`` uses) finds."""
+    html = cmarkgfm.cmark.markdown_to_html_with_extensions(text, extensions=list(GFM_EXTENSIONS))
+    return html.count("<table>")
+
+
+def same_tables(body: str) -> bool:
+    """Whether the program and the library agree on how many tables ``body`` holds.
+
+    Debian's program is cmark-gfm 0.29.0.gfm.6; the library bundles a newer cmark-gfm, the one
+    GitHub follows. They differ in one known way: in a paragraph that holds a line shaped like
+    a delimiter row that did not start a table (``x`` / ``|---|---|`` / ``| a | b |`` /
+    ``|---|---|``), the older one still starts a table at a later header row, the newer one
+    never does. Where a table ends decides whether an indented line after it is code, so
+    bodies where the two versions see different tables are not evidence either way: they are
+    left out (and counted), any other disagreement fails."""
+    return oracle.table_count(body) == binding_table_count(body)
+
 
 pytestmark = pytest.mark.skipif(
     not oracle.available(),
@@ -219,6 +240,7 @@ def block_spans(scan: CommentScan) -> list[tuple[int, int]]:
 @SETTINGS
 @given(BODIES)
 def test_examples_and_markers_are_exactly_the_code_lines_of_the_oracle(body: str) -> None:
+    assume(same_tables(body))
     scan = scan_comment(body)
     code = oracle.code_lines(scan.text)
     spans = block_spans(scan)
@@ -240,6 +262,27 @@ def test_examples_and_markers_are_exactly_the_code_lines_of_the_oracle(body: str
 @SETTINGS
 @given(BODIES)
 def test_code_lines_agree_with_the_oracle_on_every_line(body: str) -> None:
+    assume(same_tables(body))
     expected = sorted(oracle.code_lines(body))
     assert code_lines(body).lines() == expected
     event("has code" if expected else "no code")
+
+
+# The version difference same_tables() leaves out, pinned: the case hypothesis found, where
+# the old program sees a table and then an indented code line, and GitHub's parser (the
+# library) sees one paragraph. Our code_lines follows the library.
+VERSION_DIFFERENCE = (
+    "<!-- frame-spine\n<!-- frame-slice -->\n-->\n2) | a | b |\n   |---|---|\n2) \n"
+    "   | a | b |\n   |---|---|\n    <!-- frame-spine"
+)
+
+
+def test_the_known_version_difference_is_only_about_tables() -> None:
+    assert (oracle.table_count(VERSION_DIFFERENCE), binding_table_count(VERSION_DIFFERENCE)) == (
+        1,
+        0,
+    )
+    assert sorted(oracle.code_lines(VERSION_DIFFERENCE)) == [9]
+    assert code_lines(VERSION_DIFFERENCE).lines() == []
+    assert not same_tables(VERSION_DIFFERENCE)
+    assert same_tables("para\n\n| a | b |\n|---|---|\n\n    code")
