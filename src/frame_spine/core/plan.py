@@ -12,7 +12,8 @@ from dataclasses import dataclass
 from .blocks import SPINE, Block, CommentScan, HeadRef, scan_comment
 from .digest import spine_digest
 from .frontmatter import SPINELESS_VARIANTS, plan_variants, spine_omitted
-from .spine import Spine, SpineProblem, parse_spine
+from .spine import parse_spine
+from .spine_model import Spine, SpineProblem
 from .status import Failure, Status
 
 _QUOTE_LIMIT = 120

@@ -14,7 +14,8 @@ from ...core.blocks import SLICE, SPINE
 from ...core.frontmatter import SPINELESS_VARIANTS, plan_variants, spine_omitted
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
 from ...core.slices import slice_step_id
-from ...core.spine import PortRoute, SpineParse, SpineSlice, parse_spine
+from ...core.spine import parse_spine
+from ...core.spine_model import PortRoute, SpineParse, SpineSlice
 from ...core.status import Status
 from ..validate.dispatch import ranked_steps
 from ..validate.models import ValidationResult
