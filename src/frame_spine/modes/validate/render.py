@@ -42,20 +42,26 @@ def validation_json(result: ValidationResult) -> str:
     return json_line(validation_dict(result))
 
 
-def where(finding: Finding) -> str:
-    """Where a finding applies, e.g. ``"plan:36 step s2 port review"`` (``"-"`` if nowhere)."""
+def _where_parts(finding: Finding, comment: str, comment_line: str) -> list[str]:
+    """The places a finding applies, in order: its comment (``comment``, or with a line
+    ``comment_line``: templates with ``{comment}`` and ``{line}``), else ``line N``, then
+    ``step sN`` and ``port NAME``; empty when it applies nowhere in particular."""
     parts = []
     if finding.comment is not None:
-        parts.append(
-            finding.comment if finding.line is None else f"{finding.comment}:{finding.line}"
-        )
+        template = comment if finding.line is None else comment_line
+        parts.append(template.format(comment=finding.comment, line=finding.line))
     elif finding.line is not None:
         parts.append(f"line {finding.line}")
     if finding.step is not None:
         parts.append(f"step {finding.step}")
     if finding.port is not None:
         parts.append(f"port {finding.port}")
-    return " ".join(parts) or "-"
+    return parts
+
+
+def where(finding: Finding) -> str:
+    """Where a finding applies, e.g. ``"plan:36 step s2 port review"`` (``"-"`` if nowhere)."""
+    return " ".join(_where_parts(finding, "{comment}", "{comment}:{line}")) or "-"
 
 
 def validation_text(result: ValidationResult) -> str:
@@ -87,17 +93,7 @@ IDS_SHOWN = 30
 def _where_shown(finding: Finding) -> str:
     """Where a finding applies, in words for the summary: ``plan comment line 36, step s2``
     (GitHub has no line anchors in comments, so ``plan:36`` would read as a link target)."""
-    parts = []
-    if finding.comment is not None:
-        parts.append(f"{finding.comment} comment")
-        if finding.line is not None:
-            parts[-1] += f" line {finding.line}"
-    elif finding.line is not None:
-        parts.append(f"line {finding.line}")
-    if finding.step is not None:
-        parts.append(f"step {finding.step}")
-    if finding.port is not None:
-        parts.append(f"port {finding.port}")
+    parts = _where_parts(finding, "{comment} comment", "{comment} comment line {line}")
     return ", ".join(parts) or "—"
 
 
