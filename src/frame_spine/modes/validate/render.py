@@ -12,11 +12,10 @@ from ...markdown import (
     SUMMARY_LIMIT,
     CommentLink,
     clip_utf8,
+    comment_rows,
     escape_cell,
-    headline,
-    key_value_table,
-    link,
     plural,
+    summary_head,
     table_within,
 )
 from ...workflow_commands import json_line
@@ -155,15 +154,14 @@ def validation_summary(
     if isinstance(result.status, Verdict):
         detail = f"{plural(result.errors, 'error')}, {plural(result.warnings, 'warning')}"
     icon = "✅" if result.exit_code == 0 else "❌"
-    head = headline("validate", result.status, result.exit_code, icon, detail)
-    if result.message:
-        head += f"> {escape_cell(result.message)}\n\n"
-    head += key_value_table(
-        [
-            ("Repository", escape_cell(repository) if repository else "—"),
-            ("Plan comment", link(plan)),
-            ("Sibling comment", link(sibling)),
-        ]
+    head = summary_head(
+        "validate",
+        result.status,
+        result.exit_code,
+        icon,
+        detail=detail,
+        message=result.message,
+        facts=comment_rows(repository, plan, sibling),
     )
     if result.dispatch is not None:
         head = clip_utf8(head + dispatch_lines(result.dispatch), limit // 2)
