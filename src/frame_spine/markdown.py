@@ -159,3 +159,35 @@ def headline(mode: str, status: str, exit_code: int, icon: str, detail: str = ""
     return (
         f"### {icon} frame-spine {mode}: `{escape_cell(status)}` (exit code {exit_code}){tail}\n\n"
     )
+
+
+def summary_head(
+    mode: str,
+    status: str,
+    exit_code: int,
+    icon: str,
+    *,
+    detail: str = "",
+    message: str | None = None,
+    facts: Sequence[tuple[str, str]] = (),
+) -> str:
+    """The top of every mode's job summary (SPEC 8): the :func:`headline`, the message (what
+    happened, escaped) quoted right under it when there is one, then the
+    :func:`key_value_table` of ``facts`` (values already escaped). Ends with a newline."""
+    head = headline(mode, status, exit_code, icon, detail)
+    if message:
+        head += f"> {escape_cell(message)}\n\n"
+    return head + key_value_table(facts)
+
+
+def comment_rows(
+    repository: str | None, plan: CommentLink | None, sibling: CommentLink | None
+) -> list[tuple[str, str]]:
+    """The :func:`key_value_table` rows naming where a plan was read (SPEC 8, 10):
+    ``Repository`` (escaped; an em dash when unknown), ``Plan comment`` and ``Sibling
+    comment`` (:func:`link`)."""
+    return [
+        ("Repository", escape_cell(repository) if repository else "—"),
+        ("Plan comment", link(plan)),
+        ("Sibling comment", link(sibling)),
+    ]

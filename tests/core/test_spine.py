@@ -6,15 +6,14 @@ from datetime import datetime
 
 import pytest
 
-from frame_spine.core.spine import (
+from frame_spine.core.spine import parse_inline_list, parse_spine
+from frame_spine.core.spine_model import (
     PortRoute,
     PortToken,
     Spine,
     SpineParse,
     SpineProblem,
     SpineSlice,
-    parse_inline_list,
-    parse_spine,
 )
 
 TS = "2026-05-04T14:30:00Z"

@@ -8,11 +8,13 @@ the one spine or says, as a :class:`~frame_spine.core.status.Failure`, why there
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import Enum
 
 from .blocks import SPINE, Block, CommentScan, HeadRef, scan_comment
 from .digest import spine_digest
 from .frontmatter import SPINELESS_VARIANTS, plan_variants, spine_omitted
-from .spine import Spine, SpineProblem, parse_spine
+from .spine import parse_spine
+from .spine_model import Spine, SpineProblem
 from .status import Failure, Status
 
 _QUOTE_LIMIT = 120
@@ -97,27 +99,72 @@ def _line_text(scan: CommentScan, line: int) -> str:
     return lines[line - 1] if line - 1 < len(lines) else ""
 
 
+class NoSpine(Enum):
+    """Why scanned comments hold no spine (SPEC 5 check 1; SPEC 13), the first that applies
+    in this order (:func:`no_spine_reason`)."""
+
+    #: The plan is a spineless-by-design variant (``brief``, ``goal-contract``).
+    VARIANT = "variant"
+    #: The plan says ``spine-omitted: plan-too-small``.
+    OMITTED = "omitted"
+    #: Every ``frame-spine`` head is a code example (SPEC 2.4).
+    EXAMPLES = "examples"
+    #: The comment bodies are empty.
+    EMPTY = "empty"
+    #: No ``frame-spine`` block at all (a legacy prose plan).
+    ABSENT = "absent"
+
+
+def spineless_variant(comments: ScannedComments) -> str | None:
+    """The first ``brief``/``goal-contract`` value of the plan's frontmatter, if any."""
+    for _line, value in plan_variants(comments.plan.text):
+        if value in SPINELESS_VARIANTS:
+            return value
+    return None
+
+
+def no_spine_reason(comments: ScannedComments) -> NoSpine:
+    """Why comments that hold no spine block hold none: the one decision every mode words
+    its own way (lookup and validate: :func:`missing_spine_message`; render its own)."""
+    if spineless_variant(comments) is not None:
+        return NoSpine.VARIANT
+    if spine_omitted(comments.plan.text) is not None:
+        return NoSpine.OMITTED
+    examples = [head for _name, scan in comments.comments() for head in scan.examples]
+    if any(head.name == SPINE for head in examples):
+        return NoSpine.EXAMPLES
+    if not comments.plan.text.strip() and (
+        comments.sibling is None or not comments.sibling.text.strip()
+    ):
+        return NoSpine.EMPTY
+    return NoSpine.ABSENT
+
+
+#: :func:`missing_spine_message`'s wording of each :class:`NoSpine` (``{variant}``: the
+#: variant, ``{searched}``: :meth:`ScannedComments.searched`).
+_MISSING_SPINE = {
+    NoSpine.VARIANT: "no frame-spine block: the plan is a {variant} variant "
+    "(plan-variant: {variant}), which carries no spine by design",
+    NoSpine.OMITTED: "no frame-spine block: the plan says spine-omitted: plan-too-small",
+    NoSpine.EXAMPLES: "no frame-spine block outside code: the frame-spine heads found are "
+    "code examples (in fenced or indented code blocks), not blocks",
+    NoSpine.EMPTY: "no frame-spine block: the comment body is empty",
+    NoSpine.ABSENT: "no frame-spine block in {searched}",
+}
+
+
+def no_spine_wording(comments: ScannedComments, wording: dict[NoSpine, str]) -> str:
+    """The message of :func:`no_spine_reason` in ``wording`` (one template per reason, with
+    ``{variant}`` and ``{searched}``: :meth:`ScannedComments.searched`)."""
+    reason = no_spine_reason(comments)
+    variant = spineless_variant(comments) if reason is NoSpine.VARIANT else None
+    return wording[reason].format(variant=variant, searched=comments.searched())
+
+
 def missing_spine_message(comments: ScannedComments) -> str:
     """Say why the comments hold no spine (SPEC 5 check 1): a spineless variant,
     ``spine-omitted``, code examples only (SPEC 2.4), an empty body, or no block at all."""
-    text = comments.plan.text
-    variants = [value for _line, value in plan_variants(text) if value in SPINELESS_VARIANTS]
-    if variants:
-        return (
-            f"no frame-spine block: the plan is a {variants[0]} variant "
-            f"(plan-variant: {variants[0]}), which carries no spine by design"
-        )
-    if spine_omitted(text) is not None:
-        return "no frame-spine block: the plan says spine-omitted: plan-too-small"
-    examples = [head for _name, scan in comments.comments() for head in scan.examples]
-    if any(head.name == SPINE for head in examples):
-        return (
-            "no frame-spine block outside code: the frame-spine heads found are code "
-            "examples (in fenced or indented code blocks), not blocks"
-        )
-    if not text.strip() and (comments.sibling is None or not comments.sibling.text.strip()):
-        return "no frame-spine block: the comment body is empty"
-    return f"no frame-spine block in {comments.searched()}"
+    return no_spine_wording(comments, _MISSING_SPINE)
 
 
 def _unterminated_message(comments: ScannedComments, head: HeadRef, comment: str) -> str:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .blocks import CommentScan, MarkerLine
-from .spine import Spine
+from .spine_model import Spine
 from .timestamps import parse_instant
 
 

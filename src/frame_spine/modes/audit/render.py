@@ -12,10 +12,9 @@ from ...markdown import (
     CommentLink,
     clip_utf8,
     escape_cell,
-    headline,
-    key_value_table,
     link,
     plural,
+    summary_head,
     table_within,
 )
 from ...workflow_commands import json_line
@@ -105,19 +104,18 @@ def audit_summary(
     """
     icon = "✅" if report.exit_code == 0 else "❌"
     if report.message is not None:
-        return clip_utf8(
-            headline("audit", report.status, report.exit_code, icon)
-            + f"> {escape_cell(report.message)}\n\n"
-            + key_value_table([("Repository", escape_cell(report.repository))]),
-            limit,
+        facts = [("Repository", escape_cell(report.repository))]
+        head = summary_head(
+            "audit", report.status, report.exit_code, icon, message=report.message, facts=facts
         )
+        return clip_utf8(head, limit)
     counts = " · ".join(
         f"{shown} {state.value} {report.counts.get(state.value, 0)}"
         for state, shown in _SHOWN_STATES.items()
     )
     detail = f"{plural(len(report.plans), 'plan')} in {escape_cell(report.repository)}"
     head = (
-        headline("audit", report.status, report.exit_code, icon, detail)
+        summary_head("audit", report.status, report.exit_code, icon, detail=detail)
         + f"{counts}\n\n<sub>{plural(report.requests, 'request')} to the GitHub API</sub>\n"
     )
     if not report.plans:

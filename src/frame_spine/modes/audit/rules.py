@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 
 from ...core.blocks import CommentScan, scan_comment
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
-from ...core.spine import Spine
+from ...core.spine_model import Spine
 from ...github.payloads import FetchedComment, recency
 from ..validate.models import Code, Finding, Severity, ValidationResult, error
 from ..validate.rules import validate_scanned

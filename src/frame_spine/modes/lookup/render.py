@@ -14,11 +14,10 @@ from ...markdown import (
     CommentLink,
     clip_utf8,
     code_fence,
+    comment_rows,
     escape_cell,
-    headline,
-    key_value_table,
-    link,
     plural,
+    summary_head,
 )
 from ...step.emitted import utf8_size
 from ...workflow_commands import json_line
@@ -173,12 +172,8 @@ def lookup_summary(
     """
     status = result.status
     shown_step = result.step_id or step_id
-    rows = [
-        ("Repository", escape_cell(repository) if repository else "—"),
-        ("Plan comment", link(plan)),
-        ("Sibling comment", link(sibling)),
-        ("Step", escape_cell(shown_step) if shown_step else "—"),
-    ]
+    rows = comment_rows(repository, plan, sibling)
+    rows.append(("Step", escape_cell(shown_step) if shown_step else "—"))
     rows.extend(_timestamp_rows(result, dispatched_generated_at))
     if result.spine_digest:
         rows.append(("Spine digest", f"`{escape_cell(result.spine_digest)}`"))
@@ -186,10 +181,9 @@ def lookup_summary(
         rows.append(("Freshness", "generated_at differs, spine digest matches (elided)"))
     if result.count is not None:
         rows.append(("Slice blocks for the step", str(result.count)))
-    head = headline("lookup", status.value, status.exit_code, _icon(status))
-    if result.message:
-        head += f"> {escape_cell(result.message)}\n\n"
-    head += key_value_table(rows)
+    head = summary_head(
+        "lookup", status.value, status.exit_code, _icon(status), message=result.message, facts=rows
+    )
     if result.slice is None:
         return clip_utf8(head, limit)
 

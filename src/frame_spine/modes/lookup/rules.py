@@ -11,7 +11,7 @@ from ...core.blocks import SLICE, Block
 from ...core.identity import marker_problem
 from ...core.plan import CurrentSpine, ScannedComments, current_spine, scan_bodies, shorten
 from ...core.slices import slice_step_id
-from ...core.spine import Spine
+from ...core.spine_model import Spine
 from ...core.stamps import StampKind, read_stamp
 from ...core.status import Failure, Status
 from ...core.timestamps import parse_instant

@@ -33,27 +33,22 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _render_local(args: argparse.Namespace, canonical: frozenset[str] | None) -> RenderResult:
     """Local bodies: scan, validate and decide; no network code is loaded."""
-    from ...core.plan import scan_bodies
-    from ...core.status import Failure, error
-    from ...inputs import parse_positive_id
+    from ...core.status import Failure
     from ..validate.rules import validate_scanned
+    from ..validate.sources import read_local_plan
     from .models import RenderResult
     from .rules import render_scanned
 
-    try:
-        issue = parse_positive_id(args.issue_number, "issue-number")
-    except ValueError as exc:
-        return RenderResult.of_failure(error(str(exc)))
-    bodies = console.read_plan_and_sibling(args.plan_body, args.slices_body)
-    if isinstance(bodies, Failure):
-        return RenderResult.of_failure(bodies, issue=issue)
-    comments = scan_bodies(*bodies)
-    if issue is None:
-        own = comments.plan.marker_values("plan-issue")
-        issue = int(own[0]) if own and len(own[0]) <= 20 else None
-    findings = validate_scanned(comments, issue_number=issue)
+    local = read_local_plan(args)
+    if isinstance(local.comments, Failure):
+        return RenderResult.of_failure(local.comments, issue=local.issue)
+    findings = validate_scanned(local.comments, issue_number=local.issue)
     return render_scanned(
-        comments, findings=findings, issue=issue, plan_comment_id=None, canonical=canonical
+        local.comments,
+        findings=findings,
+        issue=local.issue,
+        plan_comment_id=None,
+        canonical=canonical,
     )
 
 
@@ -61,18 +56,11 @@ def _render_online(args: argparse.Namespace, canonical: frozenset[str] | None) -
     """``--repo``: fetch (or discover), validate and decide; the comments' links."""
     from ...core.status import Failure
     from ...step.context import link_of
-    from ..validate.models import parse_target
+    from ..validate.sources import online_target
     from .models import RenderResult
     from .online import render_online
 
-    target = parse_target(
-        {
-            **console.api_inputs(args),
-            "plan-comment-id": args.plan_comment_id,
-            "slices-comment-id": args.slices_comment_id,
-            "issue-number": args.issue_number,
-        }
-    )
+    target = online_target(args)
     if isinstance(target, Failure):
         return RenderResult.of_failure(target), None, None
     outcome = render_online(target, console.fetcher(target, args), canonical)

@@ -18,11 +18,10 @@ from ...markdown import (
     CommentLink,
     clip_utf8,
     escape_cell,
-    headline,
-    key_value_table,
     link,
     mermaid_text,
     plural,
+    summary_head,
     table_within,
 )
 from ...step.emitted import utf8_size
@@ -120,14 +119,29 @@ def _port_rows(result: RenderResult) -> list[str]:
     ]
 
 
-def _title(result: RenderResult) -> str:
-    """The heading of every mode (:func:`~frame_spine.markdown.headline`: the status once,
-    with its icon and exit code), naming the issue and the spine's ``generated_at``."""
+def _head(
+    result: RenderResult,
+    repository: str | None,
+    plan: CommentLink | None,
+    sibling: CommentLink | None,
+) -> str:
+    """The top of every mode's summary (:func:`~frame_spine.markdown.summary_head`: the
+    status once, with its icon and exit code), naming the issue and the spine's
+    ``generated_at``; the message; the facts table."""
     detail = f"issue #{result.issue}" if result.issue is not None else "a plan"
     if result.generated_at is not None:
         detail += f", spine generated_at {escape_cell(result.generated_at)}"
     icon = _ICONS.get(result.status, "❌")
-    return headline("render", result.status.value, result.exit_code, icon, detail)
+    facts = _facts(result, repository, plan, sibling)
+    return summary_head(
+        "render",
+        result.status.value,
+        result.exit_code,
+        icon,
+        detail=detail,
+        message=result.message,
+        facts=facts,
+    )
 
 
 def _spine_counts(result: RenderResult) -> str:
@@ -152,7 +166,7 @@ def _facts(
     repository: str | None,
     plan: CommentLink | None,
     sibling: CommentLink | None,
-) -> str:
+) -> list[tuple[str, str]]:
     rows: list[tuple[str, str]] = []
     if repository is not None or result.plan_comment_id is not None:  # not local bodies
         rows += [
@@ -164,7 +178,7 @@ def _facts(
         rows.append(("Spine digest", f"`{escape_cell(result.spine_digest)}`"))
     if result.steps:
         rows.append(("Spine", _spine_counts(result)))
-    return key_value_table(rows)
+    return rows
 
 
 def render_markdown(
@@ -182,11 +196,7 @@ def render_markdown(
     Table rows that do not fit are left out with a visible note; the graph is left out
     (with a note) rather than cut.
     """
-    head = _title(result)
-    if result.message:
-        head += f"> {escape_cell(result.message)}\n\n"
-    head = clip_utf8(head + _facts(result, repository, plan, sibling), limit // 4)
-    text = head
+    text = clip_utf8(_head(result, repository, plan, sibling), limit // 4)
     if result.ports:
         checked = "" if result.ports_checked else " (no ports-dir: port names not checked)"
         table = (
@@ -217,4 +227,3 @@ def _with_findings(text: str, findings: ValidationResult | None, limit: int) -> 
     title = f"\n#### Findings (validate): {', '.join(counts)}\n\n"
     note = "{left} not shown here; `frame-spine validate` prints all."
     return table_within(text + title + table, rows, len(rows), note, limit, noun="more finding")
-    return clip_utf8(text, limit)

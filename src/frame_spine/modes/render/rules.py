@@ -11,22 +11,21 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ...core.blocks import SLICE, SPINE
-from ...core.frontmatter import SPINELESS_VARIANTS, plan_variants, spine_omitted
-from ...core.plan import CurrentSpine, ScannedComments, current_spine
+from ...core.plan import (
+    CurrentSpine,
+    NoSpine,
+    ScannedComments,
+    current_spine,
+    no_spine_wording,
+    spineless_variant,
+)
 from ...core.slices import slice_step_id
-from ...core.spine import PortRoute, SpineParse, SpineSlice, parse_spine
+from ...core.spine import parse_spine
+from ...core.spine_model import PortRoute, SpineParse, SpineSlice
 from ...core.status import Status
 from ..validate.dispatch import ranked_steps
 from ..validate.models import ValidationResult
 from .models import UNKNOWN_PORT, PortRow, RenderResult, StepNode
-
-
-def _spineless_variant(comments: ScannedComments) -> str | None:
-    """The first ``brief``/``goal-contract`` value of the plan's frontmatter, if any."""
-    for _line, value in plan_variants(comments.plan.text):
-        if value in SPINELESS_VARIANTS:
-            return value
-    return None
 
 
 def _spine_head_line(comments: ScannedComments) -> tuple[str, int] | None:
@@ -42,7 +41,7 @@ def _spine_head_line(comments: ScannedComments) -> tuple[str, int] | None:
 def ambiguous_message(comments: ScannedComments) -> str | None:
     """Why a spineless-by-design variant that also carries a spine is not drawn (SPEC 13),
     or ``None`` when the plan is not such a plan."""
-    variant = _spineless_variant(comments)
+    variant = spineless_variant(comments)
     head = _spine_head_line(comments) if variant is not None else None
     if head is None:
         return None
@@ -54,26 +53,23 @@ def ambiguous_message(comments: ScannedComments) -> str | None:
     )
 
 
+#: :func:`no_spine_message`'s wording of each reason (SPEC 13; ``{variant}``, ``{searched}``:
+#: see :func:`~frame_spine.core.plan.no_spine_wording`).
+_NO_SPINE = {
+    NoSpine.VARIANT: "no spine: a {variant} plan (plan-variant: {variant}) has none by design",
+    NoSpine.OMITTED: "no spine: the plan says spine-omitted: plan-too-small (none by design)",
+    NoSpine.EXAMPLES: "no spine: the only frame-spine heads are code examples (in fenced or "
+    "indented code blocks)",
+    NoSpine.EMPTY: "no spine: the comment body is empty",
+    NoSpine.ABSENT: "no spine: a legacy prose plan (no frame-spine block in {searched})",
+}
+
+
 def no_spine_message(comments: ScannedComments) -> str:
     """Why a plan has no spine, in one line (SPEC 13): a ``brief``/``goal-contract`` variant,
     ``spine-omitted: plan-too-small``, code examples only, an empty body, or a legacy prose
-    plan."""
-    variant = _spineless_variant(comments)
-    if variant is not None:
-        return f"no spine: a {variant} plan (plan-variant: {variant}) has none by design"
-    if spine_omitted(comments.plan.text) is not None:
-        return "no spine: the plan says spine-omitted: plan-too-small (none by design)"
-    examples = [head for _name, scan in comments.comments() for head in scan.examples]
-    if any(head.name == SPINE for head in examples):
-        return (
-            "no spine: the only frame-spine heads are code examples (in fenced or indented "
-            "code blocks)"
-        )
-    if not comments.plan.text.strip() and (
-        comments.sibling is None or not comments.sibling.text.strip()
-    ):
-        return "no spine: the comment body is empty"
-    return f"no spine: a legacy prose plan (no frame-spine block in {comments.searched()})"
+    plan (the reason is :func:`~frame_spine.core.plan.no_spine_reason`, as in every mode)."""
+    return no_spine_wording(comments, _NO_SPINE)
 
 
 def _slice_steps(comments: ScannedComments) -> frozenset[str]:

@@ -43,26 +43,17 @@ def _completed(args: argparse.Namespace) -> tuple[str, ...] | ValidationResult |
 def _validate_local(
     args: argparse.Namespace, completed: tuple[str, ...] | None
 ) -> ValidationResult:
-    from ...core.plan import scan_bodies
-    from ...core.status import Failure, error
-    from ...inputs import parse_positive_id
+    from ...core.status import Failure
     from .dispatch import DispatchIds, with_dispatch
     from .models import ValidationResult
     from .rules import validate_scanned
+    from .sources import read_local_plan
 
-    try:
-        issue_number = parse_positive_id(args.issue_number, "issue-number")
-    except ValueError as exc:
-        return ValidationResult.of_failure(error(str(exc)))
-    bodies = console.read_plan_and_sibling(args.plan_body, args.slices_body)
-    if isinstance(bodies, Failure):
-        return ValidationResult.of_failure(bodies)
-    comments = scan_bodies(*bodies)
-    if issue_number is None:
-        own = comments.plan.marker_values("plan-issue")
-        issue_number = int(own[0]) if own and len(own[0]) <= 20 else None
-    result = validate_scanned(comments, issue_number=issue_number)
-    return with_dispatch(result, comments, DispatchIds(issue_number), completed)
+    local = read_local_plan(args)
+    if isinstance(local.comments, Failure):
+        return ValidationResult.of_failure(local.comments)
+    result = validate_scanned(local.comments, issue_number=local.issue)
+    return with_dispatch(result, local.comments, DispatchIds(local.issue), completed)
 
 
 def _validate_online(
@@ -70,17 +61,11 @@ def _validate_online(
 ) -> ValidationResult:
     from ...core.status import Failure
     from .dispatch import DispatchIds, with_dispatch
-    from .models import ValidationResult, parse_target
+    from .models import ValidationResult
     from .online import validate_online
+    from .sources import online_target
 
-    target = parse_target(
-        {
-            **console.api_inputs(args),
-            "plan-comment-id": args.plan_comment_id,
-            "slices-comment-id": args.slices_comment_id,
-            "issue-number": args.issue_number,
-        }
-    )
+    target = online_target(args)
     if isinstance(target, Failure):
         return ValidationResult.of_failure(target)
     outcome = validate_online(target, console.fetcher(target, args))

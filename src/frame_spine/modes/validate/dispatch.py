@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING
 from pydantic import BaseModel, ConfigDict
 
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
-from ...core.spine import PortRoute, Spine, SpineSlice
+from ...core.spine_model import PortRoute, Spine, SpineSlice
 from ...inputs import Inputs, StepIds
 
 if TYPE_CHECKING:

@@ -13,7 +13,8 @@ from ...core.blocks import SLICE, SPINE, Block
 from ...core.frontmatter import SPINELESS_VARIANTS, plan_variants, spine_omitted
 from ...core.plan import ScannedComments
 from ...core.slices import slice_step_id
-from ...core.spine import Spine, SpineProblem, parse_spine
+from ...core.spine import parse_spine
+from ...core.spine_model import Spine, SpineProblem
 
 
 @dataclass(frozen=True, slots=True)

@@ -12,11 +12,10 @@ from ...markdown import (
     SUMMARY_LIMIT,
     CommentLink,
     clip_utf8,
+    comment_rows,
     escape_cell,
-    headline,
-    key_value_table,
-    link,
     plural,
+    summary_head,
     table_within,
 )
 from ...workflow_commands import json_line
@@ -42,20 +41,26 @@ def validation_json(result: ValidationResult) -> str:
     return json_line(validation_dict(result))
 
 
-def where(finding: Finding) -> str:
-    """Where a finding applies, e.g. ``"plan:36 step s2 port review"`` (``"-"`` if nowhere)."""
+def _where_parts(finding: Finding, comment: str, comment_line: str) -> list[str]:
+    """The places a finding applies, in order: its comment (``comment``, or with a line
+    ``comment_line``: templates with ``{comment}`` and ``{line}``), else ``line N``, then
+    ``step sN`` and ``port NAME``; empty when it applies nowhere in particular."""
     parts = []
     if finding.comment is not None:
-        parts.append(
-            finding.comment if finding.line is None else f"{finding.comment}:{finding.line}"
-        )
+        template = comment if finding.line is None else comment_line
+        parts.append(template.format(comment=finding.comment, line=finding.line))
     elif finding.line is not None:
         parts.append(f"line {finding.line}")
     if finding.step is not None:
         parts.append(f"step {finding.step}")
     if finding.port is not None:
         parts.append(f"port {finding.port}")
-    return " ".join(parts) or "-"
+    return parts
+
+
+def where(finding: Finding) -> str:
+    """Where a finding applies, e.g. ``"plan:36 step s2 port review"`` (``"-"`` if nowhere)."""
+    return " ".join(_where_parts(finding, "{comment}", "{comment}:{line}")) or "-"
 
 
 def validation_text(result: ValidationResult) -> str:
@@ -87,17 +92,7 @@ IDS_SHOWN = 30
 def _where_shown(finding: Finding) -> str:
     """Where a finding applies, in words for the summary: ``plan comment line 36, step s2``
     (GitHub has no line anchors in comments, so ``plan:36`` would read as a link target)."""
-    parts = []
-    if finding.comment is not None:
-        parts.append(f"{finding.comment} comment")
-        if finding.line is not None:
-            parts[-1] += f" line {finding.line}"
-    elif finding.line is not None:
-        parts.append(f"line {finding.line}")
-    if finding.step is not None:
-        parts.append(f"step {finding.step}")
-    if finding.port is not None:
-        parts.append(f"port {finding.port}")
+    parts = _where_parts(finding, "{comment} comment", "{comment} comment line {line}")
     return ", ".join(parts) or "—"
 
 
@@ -159,15 +154,14 @@ def validation_summary(
     if isinstance(result.status, Verdict):
         detail = f"{plural(result.errors, 'error')}, {plural(result.warnings, 'warning')}"
     icon = "✅" if result.exit_code == 0 else "❌"
-    head = headline("validate", result.status, result.exit_code, icon, detail)
-    if result.message:
-        head += f"> {escape_cell(result.message)}\n\n"
-    head += key_value_table(
-        [
-            ("Repository", escape_cell(repository) if repository else "—"),
-            ("Plan comment", link(plan)),
-            ("Sibling comment", link(sibling)),
-        ]
+    head = summary_head(
+        "validate",
+        result.status,
+        result.exit_code,
+        icon,
+        detail=detail,
+        message=result.message,
+        facts=comment_rows(repository, plan, sibling),
     )
     if result.dispatch is not None:
         head = clip_utf8(head + dispatch_lines(result.dispatch), limit // 2)

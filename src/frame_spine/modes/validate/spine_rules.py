@@ -1,7 +1,7 @@
 """Validate's rules on the one parsed spine (SPEC 10): stamps, port order, coverage, steps
 and slice blocks, routing, dependencies, provided ports.
 
-Pure: :class:`~.facts.PlanFacts` and the :class:`~frame_spine.core.spine.Spine` in, findings
+Pure: :class:`~.facts.PlanFacts` and the :class:`~frame_spine.core.spine_model.Spine` in, findings
 out. Each rule family is one function, listed in :data:`SPINE_RULES`.
 """
 
@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ...core.slices import exploratory_reason, slice_exploratory, slice_ports
-from ...core.spine import Spine
+from ...core.spine_model import Spine
 from ...core.stamps import StampKind, read_stamp
 from .facts import PlanFacts
 from .models import Code, Finding, at_block, error, warning
