@@ -47,16 +47,21 @@ def available() -> bool:
     return shutil.which("cmark-gfm") is not None
 
 
-def code_lines(text: str) -> set[int]:
-    """1-based numbers of the lines that are code-block content (fenced: after the opening fence)."""
-    xml = subprocess.run(
-        ["cmark-gfm", "--to", "xml", "--sourcepos", *EXTENSIONS],
+def _xml(text: str, *options: str) -> str:
+    """The program's XML rendering of ``text`` with GitHub's comment extensions."""
+    return subprocess.run(
+        ["cmark-gfm", "--to", "xml", *options, *EXTENSIONS],
         input=text,
         capture_output=True,
         text=True,
         check=True,
         timeout=120,
     ).stdout
+
+
+def code_lines(text: str) -> set[int]:
+    """1-based numbers of the lines that are code-block content (fenced: after the opening fence)."""
+    xml = _xml(text, "--sourcepos")
     lines = text.split("\n")
     out: set[int] = set()
     for m in _NODE.finditer(xml):
@@ -74,16 +79,8 @@ def code_lines(text: str) -> set[int]:
 
 
 def table_count(text: str) -> int:
-    """How many tables the program finds in ``text`` (see :func:`tables_differ`)."""
-    xml = subprocess.run(
-        ["cmark-gfm", "--to", "xml", *EXTENSIONS],
-        input=text,
-        capture_output=True,
-        text=True,
-        check=True,
-        timeout=120,
-    ).stdout
-    return xml.count("<table>")
+    """How many tables the program finds in ``text`` (the oracle test's ``same_tables``)."""
+    return _xml(text).count("<table>")
 
 
 if __name__ == "__main__":
