@@ -118,8 +118,44 @@ def test_the_real_limit_is_under_one_mebibyte() -> None:
 
 def test_markdown_links_and_images_from_comments_are_inert() -> None:
     assert escape_cell("[click](https://evil.example) ![t](x.png) *a* _b_ ~c~ \\") == (
-        "\\[click\\]\\(https://evil.example\\) \\!\\[t\\]\\(x.png\\) \\*a\\* \\_b\\_ \\~c\\~ \\\\"
+        "\\[click\\]\\(https<!-- -->://evil.example\\) \\!\\[t\\]\\(x.png\\) \\*a\\* \\_b\\_ "
+        "\\~c\\~ \\\\"
     )
+
+
+# SPEC 8: bare URLs and @mentions from comments render inert. GitHub links bare URLs with the
+# autolink extension of its parser (cmarkgfm here) and turns @name into a mention after
+# rendering; an empty HTML comment splits both.
+LINK_MAKERS = [
+    ("ping @octocat now", "ping @<!-- -->octocat now"),
+    ("team @org/team", "team @<!-- -->org/team"),
+    ("mail a@b.example", "mail a@<!-- -->b.example"),
+    ("see https://evil.example/x?y=1", "see https<!-- -->://evil.example/x?y=1"),
+    ("see HTTP://evil.example", "see HTTP<!-- -->://evil.example"),
+    ("ftp://files.example", "ftp<!-- -->://files.example"),
+    ("see www.evil.example", "see www<!-- -->.evil.example"),
+    ("see WWW.evil.example", "see WWW<!-- -->.evil.example"),
+    ("swww.not-a-link and 10:30 // and a:b", "swww.not-a-link and 10:30 // and a:b"),
+]
+
+
+@pytest.mark.parametrize(("text", "escaped"), LINK_MAKERS)
+def test_bare_urls_and_mentions_from_comments_are_split(text: str, escaped: str) -> None:
+    assert escape_cell(text) == escaped
+
+
+@pytest.mark.parametrize(("text", "escaped"), LINK_MAKERS)
+def test_github_renders_them_as_the_text_without_links(text: str, escaped: str) -> None:
+    import html
+
+    import cmarkgfm
+    from cmarkgfm.cmark import Options
+
+    table = f"| a |\n|---|\n| {escape_cell(text)} |\n"
+    rendered = cmarkgfm.github_flavored_markdown_to_html(table, options=Options.CMARK_OPT_UNSAFE)
+    assert "<a " not in rendered
+    cell = rendered.split("<td>", 1)[1].split("</td>", 1)[0]
+    assert html.unescape(cell.replace("<!-- -->", "")) == text
 
 
 def test_the_dispatched_step_is_shown_when_the_result_does_not_name_it() -> None:
@@ -193,3 +229,14 @@ def test_the_left_out_count_of_a_table_agrees_with_its_noun(rows: int, note: str
         "head\n", ["x" * 40 + "\n"] * rows, rows, "{left} not shown here.", 120, noun="more finding"
     )
     assert text == "head\n" + "x" * 40 + "\n" + f"\n> [!WARNING]\n> {note}\n"
+
+
+def test_a_finding_that_quotes_a_mention_and_a_url_is_inert_in_the_summary() -> None:
+    from frame_spine.core.plan import scan_bodies
+    from frame_spine.modes.validate.rules import validate_scanned
+
+    plan = "<!-- plan-issue-7 -->\n---\nplan-variant: @octocat see www.evil.example\n---\n"
+    result = validate_scanned(scan_bodies(plan, None), issue_number=7)
+    text = validation_summary(result, repository="o/r", plan=PLAN, sibling=None)
+    assert "plan-variant '@<!-- -->octocat see www<!-- -->.evil.example'" in text
+    assert "@octocat" not in text and "www.evil" not in text

@@ -50,15 +50,31 @@ _ESCAPES = str.maketrans(
 )
 
 
+#: What GitHub would turn into a link or a mention: ``@`` (mentions, e-mail addresses), the
+#: ``:`` of ``scheme://`` and the ``.`` of ``www.`` (bare URLs).
+_LINK_MAKERS = re.compile(r"@|:(?=//)|(?<![0-9A-Za-z])(?i:www)\.", re.ASCII)
+#: An empty HTML comment: it renders as nothing, but splits the text around it, so neither
+#: GitHub's mention filter nor the autolink extension sees a whole ``@name`` or URL.
+_SPLIT = "<!-- -->"
+
+
+def _split_link_maker(match: re.Match[str]) -> str:
+    """``@`` -> ``@<!-- -->``; ``:`` -> ``<!-- -->:``; ``www.`` -> ``www<!-- -->.``."""
+    found = match.group()
+    return found + _SPLIT if found == "@" else found[:-1] + _SPLIT + found[-1]
+
+
 def escape_cell(text: str) -> str:
     """Escape untrusted text for a Markdown table cell or inline HTML (SPEC 8).
 
     HTML special characters become entities, ``|`` and backticks become numeric entities,
     line breaks become spaces, and Markdown's link, image and emphasis punctuation is
     backslash-escaped, so the text can neither break the table nor inject HTML, links,
-    images or code spans. It renders as the original text.
+    images or code spans. Bare URLs and ``@mentions`` render inert: an empty HTML comment
+    after each ``@`` and before the ``:`` of ``scheme://`` and the ``.`` of ``www.`` splits
+    them, so GitHub links nothing and notifies nobody. It renders as the original text.
     """
-    return text.translate(_ESCAPES)
+    return _LINK_MAKERS.sub(_split_link_maker, text.translate(_ESCAPES))
 
 
 def code_fence(text: str) -> str:
