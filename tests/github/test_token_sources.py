@@ -32,7 +32,8 @@ def test_the_variables_in_order() -> None:
         "GH_TOKEN",
         "GITHUB_TOKEN",
     )
-    assert token_variables("https://api.octocorp.ghe.com") == token_variables(GHES)
+    # A GitHub Enterprise Cloud tenant is not an Enterprise Server: gh reads GH_TOKEN there.
+    assert token_variables("https://api.octocorp.ghe.com") == ("GH_TOKEN", "GITHUB_TOKEN")
 
 
 @pytest.mark.parametrize(

@@ -15,7 +15,7 @@ import json
 from collections.abc import Mapping
 from dataclasses import dataclass
 
-from .hosts import is_public_api
+from .hosts import TENANT_SUFFIX, github_host, is_public_api
 
 #: What a redacted token looks like in emitted text.
 REDACTED = "***"
@@ -71,8 +71,10 @@ def no_token(advice: str) -> TokenProblem:
 def token_variables(api_url: str) -> tuple[str, ...]:
     """The environment variables a token is read from for ``api_url``, in order (SPEC 9):
     ``GH_TOKEN``, ``GITHUB_TOKEN``; for a GitHub Enterprise Server (any API URL but the
-    public one) ``GH_ENTERPRISE_TOKEN`` and ``GITHUB_ENTERPRISE_TOKEN`` first."""
-    if is_public_api(api_url):
+    public one and a GitHub Enterprise Cloud tenant's ``https://api.TENANT.ghe.com``, which
+    ``gh`` reads like github.com) ``GH_ENTERPRISE_TOKEN`` and ``GITHUB_ENTERPRISE_TOKEN``
+    first."""
+    if is_public_api(api_url) or github_host(api_url).endswith(TENANT_SUFFIX):
         return PUBLIC_TOKEN_VARIABLES
     return ENTERPRISE_TOKEN_VARIABLES + PUBLIC_TOKEN_VARIABLES
 

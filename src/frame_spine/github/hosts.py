@@ -28,6 +28,10 @@ _SCHEMES = frozenset({"https", "http", "ssh", "git", "git+ssh", "ssh+git"})
 _SCP_LIKE = re.compile(r"(?:[^@/:]+@)?(?P<host>[^@/:\\]{2,}):(?P<path>(?!//)[^\\]+)")
 
 
+#: The domain of GitHub Enterprise Cloud tenants with data residency (``TENANT.ghe.com``).
+TENANT_SUFFIX = ".ghe.com"
+
+
 def is_public_api(api_url: str) -> bool:
     """Whether ``api_url`` is the public API ``https://api.github.com`` (any case, with or
     without a trailing slash, the default port spelled out or not); anything else, including
@@ -60,7 +64,7 @@ def github_host(api_url: str) -> str:
         host = Origin.of(api_url.strip())[0].host
     except ValueError:
         return ""
-    if host.startswith("api.") and host.endswith(".ghe.com"):
+    if host.startswith("api.") and host.endswith(TENANT_SUFFIX):
         return host[len("api.") :]
     return host
 
