@@ -93,6 +93,12 @@ def test_valid_plan_sets_steps_waves_and_ready_as_exact_json(
         "- wave 3: s4\n"
         "- ready now: s1\n"
     ) in run.summary
+    # SPEC 8: a value is set whenever it is known: the valid spine's generated_at and digest.
+    assert (run.outputs["current-generated-at"], run.outputs["spine-digest"]) == (
+        S1["generated-at"],
+        S1["spine-digest"],
+    )
+    assert S1["spine-digest"].startswith("sha256:")
 
 
 def test_discovered_plan_carries_its_own_comment_id(plan_901: FakeGitHub, tmp_path: Path) -> None:

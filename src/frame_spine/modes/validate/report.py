@@ -95,12 +95,16 @@ def report(step: StepContext) -> StepReport:
     settings = step.settings
     result = outcome.result
     result_text, findings_omitted = _result_output(result)
-    matrix, too_large = _matrix_outputs(result.dispatch or Dispatch())
+    dispatch = result.dispatch or Dispatch()
+    matrix, too_large = _matrix_outputs(dispatch)
+    first = dispatch.steps[0] if dispatch.steps else None  # a valid plan's spine (SPEC 8)
     outputs = outputs_of(
         result.status,
         result.exit_code,
         result.message,
         result_text,
+        current_generated_at="" if first is None else first.generated_at,
+        spine_digest="" if first is None else first.spine_digest,
         error_count=str(result.errors),
         warning_count=str(result.warnings),
         **matrix,
