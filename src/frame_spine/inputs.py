@@ -130,6 +130,12 @@ def _sibling_id(value: Any, info: ValidationInfo) -> int | str | None:
     return parse_positive_id(value, _input_name(info))
 
 
+def _pointer_id(value: Any, info: ValidationInfo) -> int | None:
+    if isinstance(value, str) and value.strip().lower() == AUTO:
+        return None
+    return parse_positive_id(value, _input_name(info))
+
+
 def _repository(value: Any) -> str:
     text = str(value or "").strip()
     if not _REPOSITORY.fullmatch(text):
@@ -239,6 +245,9 @@ OptionalId = Annotated[int | None, BeforeValidator(_optional_id)]
 RequiredId = Annotated[int, BeforeValidator(_required_id)]
 #: A sibling id, ``auto`` (follow the spine's pointer), or ``None`` (no sibling; SPEC 6).
 SiblingId = Annotated[int | Literal["auto"] | None, BeforeValidator(_sibling_id)]
+#: A sibling id, or ``None`` for the spine's pointer, which ``auto`` also means (validate and
+#: render follow the pointer by default; SPEC 8 offers ``auto`` in every mode).
+PointerId = Annotated[int | None, BeforeValidator(_pointer_id)]
 #: ``OWNER/NAME`` (GitHub's characters; ``.`` and ``..`` are not names).
 Repository = Annotated[str, BeforeValidator(_repository)]
 #: An ``http(s)://host[:port][/path]`` API root requests can be sent to, without a trailing

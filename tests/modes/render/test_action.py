@@ -318,3 +318,15 @@ def test_a_result_too_large_for_its_output_leaves_the_lists_out() -> None:
         "ports_omitted": 12_000,
         "steps_omitted": 1,
     }
+
+
+def test_slices_comment_id_auto_follows_the_spines_pointer(
+    fake_github: FakeGitHub, tmp_path: Path
+) -> None:
+    serve(fake_github)
+    run = act(
+        fake_github, tmp_path, **{"plan-comment-id": str(PLAN_ID), "slices-comment-id": "auto"}
+    )
+    assert (run.returncode, run.outputs["status"]) == (0, "ok")
+    result = json.loads(run.outputs["result"])
+    assert [step["step"] for step in result["steps"] if step["has_slice"]] == ["s1"]

@@ -200,6 +200,18 @@ def test_a_legacy_prose_plan_says_so() -> None:
     )
 
 
+def test_a_plan_with_an_unknown_variant_names_it_not_a_legacy_plan() -> None:
+    # As validate's unknown-variant (SPEC 10): a typo is named, never taken for prose.
+    result = render(body(plan_marker(7), "---", "plan-variant: 'breif'", "---", "# Plan"))
+    assert (result.status, result.exit_code, result.message) == (
+        Status.MISSING_SPINE,
+        0,
+        "no spine: plan-variant 'breif' is not a plan variant (brief or goal-contract), and "
+        "the plan carries no frame-spine block",
+    )
+    assert [finding.code for finding in result.findings.findings] == ["unknown-variant"]
+
+
 def test_a_legacy_prose_plan_with_a_sibling_names_both_comments() -> None:
     result = render(body(plan_marker(7), "# Plan"), body("<!-- frame-slices-7 -->"))
     assert result.message == (

@@ -212,3 +212,16 @@ def test_matrix_list_over_the_output_limit_is_left_empty_with_a_warning(
         "output: it is empty; a matrix holds at most 256 jobs, so dispatch a plan this large in "
         "ready batches (completed-steps), or read `frame-spine validate --format json`"
     )
+
+
+@pytest.mark.parametrize("value", ["auto", " AUTO ", ""])
+def test_slices_comment_id_auto_follows_the_spines_pointer(
+    plan_901: FakeGitHub, tmp_path: Path, value: str
+) -> None:
+    # SPEC 8 offers `auto` for slices-comment-id in every mode; validate follows the
+    # spine's pointer by default, so `auto` means the same as empty.
+    run = validate(
+        tmp_path, plan_901, **{"plan-comment-id": str(PLAN_ID), "slices-comment-id": value}
+    )
+    assert (run.returncode, run.outputs["status"], run.outputs["message"]) == (0, "valid", "")
+    assert run.outputs["steps"] == compact([S1, S2, S3, S4])

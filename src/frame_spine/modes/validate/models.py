@@ -17,7 +17,7 @@ from pydantic import BaseModel, ConfigDict
 from ...core.blocks import Block
 from ...core.status import Failure, Status
 from ...core.status import error as error_failure
-from ...inputs import ApiTarget, OptionalId, parse_inputs
+from ...inputs import ApiTarget, OptionalId, PointerId, parse_inputs
 from .dispatch import Dispatch
 
 _COMMENT_ORDER = {"plan": 0, "sibling": 1, None: 2}
@@ -212,7 +212,7 @@ class ValidateTarget(ApiTarget):
     """
 
     plan_comment_id: OptionalId = None
-    slices_comment_id: OptionalId = None
+    slices_comment_id: PointerId = None
     issue_number: OptionalId = None
 
 
