@@ -58,6 +58,7 @@ def test_ok_sets_status_markdown_result_and_the_summary(
         "status": "ok",
         "exit-code": "0",
         "current-generated-at": STAMP,
+        "sibling-generated-at": STAMP,  # SPEC 8: set whenever it was read
         "spine-digest": DIGEST,
         "error-count": "8",
         "warning-count": "1",

@@ -76,6 +76,8 @@ class RenderResult(BaseModel):
         findings: validate's result on the same comments, when it ran (the summary's
             findings; not in the JSON).
         ports_checked: whether a canonical port set was known (not in the JSON).
+        sibling_generated_at: the sibling's first stamp as written, when one was read (the
+            ``sibling-generated-at`` output, SPEC 8; not in the JSON of SPEC 13).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -90,6 +92,7 @@ class RenderResult(BaseModel):
     message: str | None = None
     findings: ValidationResult | None = Field(default=None, exclude=True)
     ports_checked: bool = Field(default=False, exclude=True)
+    sibling_generated_at: str | None = Field(default=None, exclude=True)
 
     @property
     def exit_code(self) -> int:

@@ -93,6 +93,7 @@ def report(step: StepContext) -> StepReport:
         result.message,
         _result_output(result),
         current_generated_at=result.generated_at or "",
+        sibling_generated_at=result.sibling_generated_at or "",
         spine_digest=result.spine_digest or "",
         error_count="" if findings is None else str(findings.errors),
         warning_count="" if findings is None else str(findings.warnings),

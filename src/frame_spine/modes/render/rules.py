@@ -171,11 +171,13 @@ def render_scanned(
         ``invalid-spine`` with the message of SPEC 5 and the rows of whatever port lines and
         slice entries parsed. Never raises.
     """
+    stamps = comments.sibling.marker_values("stamp") if comments.sibling is not None else []
     shared = {
         "issue": issue,
         "plan_comment_id": None if plan_comment_id is None else str(plan_comment_id),
         "findings": findings,
         "ports_checked": canonical is not None,
+        "sibling_generated_at": stamps[0] if stamps else None,
     }
     ambiguous = ambiguous_message(comments)
     if ambiguous is not None:
