@@ -111,6 +111,9 @@ class NoSpine(Enum):
     EXAMPLES = "examples"
     #: The comment bodies are empty.
     EMPTY = "empty"
+    #: No ``frame-spine`` block, and a ``plan-variant:`` that names no variant (a typo such
+    #: as ``breif``; validate's ``unknown-variant``).
+    UNKNOWN_VARIANT = "unknown-variant"
     #: No ``frame-spine`` block at all (a legacy prose plan).
     ABSENT = "absent"
 
@@ -137,6 +140,8 @@ def no_spine_reason(comments: ScannedComments) -> NoSpine:
         comments.sibling is None or not comments.sibling.text.strip()
     ):
         return NoSpine.EMPTY
+    if plan_variants(comments.plan.text):  # none is brief/goal-contract (checked first)
+        return NoSpine.UNKNOWN_VARIANT
     return NoSpine.ABSENT
 
 
@@ -149,15 +154,21 @@ _MISSING_SPINE = {
     NoSpine.EXAMPLES: "no frame-spine block outside code: the frame-spine heads found are "
     "code examples (in fenced or indented code blocks), not blocks",
     NoSpine.EMPTY: "no frame-spine block: the comment body is empty",
+    NoSpine.UNKNOWN_VARIANT: "no frame-spine block in {searched}",
     NoSpine.ABSENT: "no frame-spine block in {searched}",
 }
 
 
 def no_spine_wording(comments: ScannedComments, wording: dict[NoSpine, str]) -> str:
     """The message of :func:`no_spine_reason` in ``wording`` (one template per reason, with
-    ``{variant}`` and ``{searched}``: :meth:`ScannedComments.searched`)."""
+    ``{variant}``: the variant, or the unknown value shortened, and ``{searched}``:
+    :meth:`ScannedComments.searched`)."""
     reason = no_spine_reason(comments)
-    variant = spineless_variant(comments) if reason is NoSpine.VARIANT else None
+    variant = None
+    if reason is NoSpine.VARIANT:
+        variant = spineless_variant(comments)
+    elif reason is NoSpine.UNKNOWN_VARIANT:
+        variant = shorten(plan_variants(comments.plan.text)[0][1])
     return wording[reason].format(variant=variant, searched=comments.searched())
 
 

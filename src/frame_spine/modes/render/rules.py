@@ -11,15 +11,12 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from ...core.blocks import SLICE, SPINE
-from ...core.frontmatter import plan_variants
 from ...core.plan import (
     CurrentSpine,
     NoSpine,
     ScannedComments,
     current_spine,
-    no_spine_reason,
     no_spine_wording,
-    shorten,
     spineless_variant,
 )
 from ...core.slices import slice_step_id
@@ -64,23 +61,17 @@ _NO_SPINE = {
     NoSpine.EXAMPLES: "no spine: the only frame-spine heads are code examples (in fenced or "
     "indented code blocks)",
     NoSpine.EMPTY: "no spine: the comment body is empty",
+    NoSpine.UNKNOWN_VARIANT: "no spine: plan-variant {variant!r} is not a plan variant (brief "
+    "or goal-contract), and the plan carries no frame-spine block",
     NoSpine.ABSENT: "no spine: a legacy prose plan (no frame-spine block in {searched})",
 }
 
 
 def no_spine_message(comments: ScannedComments) -> str:
     """Why a plan has no spine, in one line (SPEC 13): a ``brief``/``goal-contract`` variant,
-    ``spine-omitted: plan-too-small``, code examples only, an empty body, or a legacy prose
-    plan (the reason is :func:`~frame_spine.core.plan.no_spine_reason`, as in every mode); a
-    plan that names an unknown variant (``plan-variant: breif``) is no legacy plan: the line
-    names the value, as validate's ``unknown-variant`` does (SPEC 10)."""
-    if no_spine_reason(comments) is NoSpine.ABSENT:
-        unknown = [value for _line, value in plan_variants(comments.plan.text)]
-        if unknown:
-            return (
-                f"no spine: plan-variant {shorten(unknown[0])!r} is not a plan variant (brief "
-                "or goal-contract), and the plan carries no frame-spine block"
-            )
+    ``spine-omitted: plan-too-small``, code examples only, an empty body, an unknown
+    ``plan-variant`` named by its value (as validate's ``unknown-variant``), or a legacy prose
+    plan (the reason is :func:`~frame_spine.core.plan.no_spine_reason`, as in every mode)."""
     return no_spine_wording(comments, _NO_SPINE)
 
 
