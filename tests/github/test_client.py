@@ -41,12 +41,13 @@ def lookup(
     env: dict[str, str] | None = None,
     step: str = "s1",
     at: str = STAMP,
+    repo: str = REPO,
 ) -> tuple[dict[str, object], int, float]:
     api = fake if isinstance(fake, str) else fake.url
     args = [
         "lookup",
         "--repo",
-        REPO,
+        repo,
         "--api-url",
         api,
         "--generated-at",
@@ -293,25 +294,8 @@ def test_bad_online_inputs_make_no_request(
 
 
 def test_bad_repository_and_api_url_make_no_request(fake_github: FakeGitHub) -> None:
-    completed = run_cli(
-        [
-            "lookup",
-            "--repo",
-            "not a repo",
-            "--plan-comment-id",
-            "5",
-            "--api-url",
-            fake_github.url,
-            "--generated-at",
-            "current",
-            "--step-id",
-            "s1",
-            "--format",
-            "json",
-        ],
-        env=clean_env(GITHUB_TOKEN=TOKEN),
-    )
-    assert json.loads(completed.stdout) == {
+    result, _, _ = lookup(fake_github, "--plan-comment-id", "5", at="current", repo="not a repo")
+    assert result == {
         "status": "error",
         "message": "repository 'not a repo' is not OWNER/NAME",
     }
@@ -542,25 +526,8 @@ def test_several_short_rate_limits_are_waited_out(fake_github: FakeGitHub) -> No
 
 @pytest.mark.parametrize("name", [".", ".."])
 def test_dot_repository_names_are_refused(fake_github: FakeGitHub, name: str) -> None:
-    completed = run_cli(
-        [
-            "lookup",
-            "--repo",
-            f"octo/{name}",
-            "--plan-comment-id",
-            "5",
-            "--api-url",
-            fake_github.url,
-            "--generated-at",
-            "current",
-            "--step-id",
-            "s1",
-            "--format",
-            "json",
-        ],
-        env=clean_env(GITHUB_TOKEN=TOKEN),
-    )
-    assert json.loads(completed.stdout) == {
+    result, _, _ = lookup(fake_github, "--plan-comment-id", "5", at="current", repo=f"octo/{name}")
+    assert result == {
         "status": "error",
         "message": f"repository 'octo/{name}' is not OWNER/NAME",
     }
