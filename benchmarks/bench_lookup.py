@@ -41,6 +41,7 @@ from bench_regions import (
     wide_table,
 )
 from bench_regions import realistic as realistic_markdown
+from targets import report_targets
 
 from frame_spine.core.code_regions import code_lines
 from frame_spine.core.status import Failure
@@ -405,13 +406,7 @@ def main() -> int:
         if verdict == "FAIL":
             failures.append(f"128 KB lookup median {latency_128 * 1e3:.2f} ms >= 20 ms")
     print()
-    if failures:
-        print("FAILED targets:")
-        for failure in failures:
-            print(f"  - {failure}")
-        return 1
-    print("All targets met.")
-    return 0
+    return report_targets(failures)
 
 
 if __name__ == "__main__":

@@ -23,6 +23,8 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
+from targets import report_targets
+
 from frame_spine.core.code_regions import code_lines
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -232,13 +234,7 @@ def main() -> int:
             row += f" {o_small * 1e3:11.1f} ms {o_large * 1e3:6.1f} ms {o_large / o_small:6.2f}"
         print(row + note, flush=True)
     print()
-    if failures:
-        print("FAILED targets:")
-        for failure in failures:
-            print(f"  - {failure}")
-        return 1
-    print("All targets met.")
-    return 0
+    return report_targets(failures)
 
 
 if __name__ == "__main__":

@@ -27,6 +27,8 @@ import sys
 import time
 from pathlib import Path
 
+from targets import report_targets
+
 ROOT = Path(__file__).resolve().parent.parent
 VENV_BIN = ROOT / ".venv" / "bin"
 PYTHON = VENV_BIN / "python"
@@ -223,13 +225,7 @@ def main() -> int:
     print(f"  code-region parser imports (cumulative): {shown or 'not imported'}")
 
     print()
-    if failures:
-        print("FAILED targets:")
-        for failure in failures:
-            print(f"  - {failure}")
-        return 1
-    print("All targets met.")
-    return 0
+    return report_targets(failures)
 
 
 if __name__ == "__main__":
