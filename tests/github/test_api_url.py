@@ -340,6 +340,16 @@ def test_every_entry_point_refuses_it_from_either_source(
     assert fake_github.requests == []
 
 
+def test_a_usage_error_quoting_a_url_leaves_out_its_user_name_and_password() -> None:
+    # A mistyped flag: argparse quotes the arguments it did not recognise.
+    url = "https://me:hunter22@ghe.example.com/api/v3"
+    completed = run_cli(["lookup", "--generated-at", "current", "--step-id", "s1", "--api-ur", url])
+    assert (completed.returncode, completed.stdout) == (2, b"")
+    assert completed.stderr.decode().splitlines()[-1] == (
+        "frame-spine: error: unrecognized arguments: --api-ur https://ghe.example.com/api/v3"
+    )
+
+
 # ---- the property: nothing of a refused URL's secrets is emitted -----------------------------
 
 
