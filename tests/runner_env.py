@@ -81,26 +81,29 @@ class ActionRun:
     workspace: Path
 
 
-def run_action(
+@dataclass
+class RunnerFiles:
+    """Where one run's files are: the workspace, ``GITHUB_OUTPUT`` and the job summary."""
+
+    workspace: Path
+    output_file: Path
+    summary_file: Path
+
+
+def runner_environment(
     tmp_path: Path,
     inputs: dict[str, str],
     *,
     api_url: str,
     token: str,
     repository: str,
-    extra_env: dict[str, str] | None = None,
-    drop: tuple[str, ...] = (),
-    timeout: float = 120,
-    command_prefix: tuple[str, ...] = (),
-    file_size_limit: int | None = None,
-) -> ActionRun:
-    """Run ``python -m frame_spine.action`` as the runner runs a Docker action's entrypoint.
+) -> tuple[dict[str, str], RunnerFiles]:
+    """The environment the runner gives the entrypoint of a Docker action, and its files
+    (created empty under ``tmp_path``).
 
     Every input of action.yml is passed as ``INPUT_<NAME>`` (hyphens kept, upper case) with
     its default unless ``inputs`` overrides it; ``${{ github.* }}`` defaults are resolved the
-    way the runner would (token, repository, API URL). ``command_prefix`` runs the
-    entrypoint through another program (e.g. ``setpriv`` to drop a capability);
-    ``file_size_limit`` caps the size of every file it writes (``RLIMIT_FSIZE``, bytes).
+    way the runner would (token, repository, API URL).
     """
     metadata = action_metadata()
     resolved = {
@@ -147,6 +150,32 @@ def run_action(
             "RUNNER_TEMP": "/home/runner/work/_temp",
         }
     )
+    return env, RunnerFiles(workspace, output_file, summary_file)
+
+
+def run_action(
+    tmp_path: Path,
+    inputs: dict[str, str],
+    *,
+    api_url: str,
+    token: str,
+    repository: str,
+    extra_env: dict[str, str] | None = None,
+    drop: tuple[str, ...] = (),
+    timeout: float = 120,
+    command_prefix: tuple[str, ...] = (),
+    file_size_limit: int | None = None,
+) -> ActionRun:
+    """Run ``python -m frame_spine.action`` as the runner runs a Docker action's entrypoint,
+    in :func:`runner_environment` with ``extra_env`` added and the ``drop`` variables taken
+    out. ``command_prefix`` runs the entrypoint through another program (e.g. ``setpriv`` to
+    drop a capability); ``file_size_limit`` caps the size of every file it writes
+    (``RLIMIT_FSIZE``, bytes).
+    """
+    env, files = runner_environment(
+        tmp_path, inputs, api_url=api_url, token=token, repository=repository
+    )
+    workspace, output_file, summary_file = files.workspace, files.output_file, files.summary_file
     env.update(extra_env or {})
     for name in drop:
         env.pop(name, None)

@@ -249,6 +249,26 @@ def test_the_token_gh_printed_appears_in_nothing_the_cli_writes(
     assert authorizations(fake_github) == [f"token {GH_TOKEN_PRINTED}"]
 
 
+def test_a_short_value_gh_printed_is_sent_but_not_redacted(
+    fake_github: FakeGitHub, tmp_path: Path
+) -> None:
+    # Shorter than 8 characters: not a token GitHub issues, so nothing is redacted (SPEC 6).
+    fake_github.add_comment(7001, SINGLE, 863)
+    fake_github.token = "gho_1"
+    gh = write_gh(tmp_path / "bin", prints="gho_1\n")
+    completed = run_cli(
+        lookup_args(fake_github.url, "--step-id", "s2", "--verbose"),
+        env=clean_env(PATH=gh.path()),
+    )
+    result = json.loads(completed.stdout)
+    assert (result["status"], result["step_id"], completed.returncode) == ("ok", "s2", 0)
+    assert b"***" not in completed.stdout + completed.stderr
+    assert completed.stderr.decode().splitlines()[0] == (
+        "token: from gh auth token --hostname 127.0.0.1"
+    )
+    assert authorizations(fake_github) == ["token gho_1"]
+
+
 @pytest.mark.parametrize(
     ("mode", "args"),
     [

@@ -236,3 +236,45 @@ def test_git_failing_otherwise_is_quoted(tmp_path: Path) -> None:
     (checkout / ".git" / "config").write_text("[core\nbroken", "utf-8")
     line = usage_error(checkout, ["audit"])
     assert f"{LEFT_OUT}git remote get-url origin failed (exit 128: fatal: bad config line 1" in line
+
+
+@pytest.mark.parametrize(
+    ("api_url", "message"),
+    [
+        (
+            "https://ghe.example.com/api/v3?access_token=querySECRET",
+            "api-url carries a query (the value is not shown): give the API URL without it",
+        ),
+        (
+            "https://me:hunter22@ghe.example.com/api/v3",
+            "api-url carries a user name or password (the value is not shown): give the API "
+            "URL without it, and the token as the token",
+        ),
+        (
+            "http://ghe.example.com/api/v3",
+            "api-url uses plain http: the token would cross the network unencrypted; use https",
+        ),
+    ],
+    ids=["query", "password", "plain-http"],
+)
+def test_an_unusable_api_url_is_its_own_error_not_a_remote_on_another_host(
+    tmp_path: Path, api_url: str, message: str
+) -> None:
+    checkout = git_checkout(tmp_path / "work", "git@github.com:octo-org/plans.git")
+    completed = run_cli(
+        ["audit", "--api-url", api_url, "--format", "json"],
+        cwd=checkout,
+        env=clean_env(GITHUB_TOKEN=TOKEN),
+    )
+    assert (json.loads(completed.stdout), completed.returncode, completed.stderr) == (
+        {
+            "status": "error",
+            "repository": "octo-org/plans",
+            "requests": 0,
+            "plans": [],
+            "counts": {},
+            "message": message,
+        },
+        1,
+        b"",
+    )

@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from typing import NoReturn
 
 from . import __version__, console
+from .github.urls import without_credentials
 from .modes import commands
 
 EXIT_USAGE = 2
@@ -25,9 +26,10 @@ class _Parser(argparse.ArgumentParser):
 
     def error(self, message: str) -> NoReturn:
         # The message may quote arguments: keep it on one line and free of "##[", so the
-        # runner cannot read it as a workflow command; and never the token.
+        # runner cannot read it as a workflow command; and never the token, nor the user
+        # name and password of a URL (a mistyped --api-url flag is quoted with its value).
         message = message.replace("\r", "\\r").replace("\n", "\\n").replace("##[", "#\\#[")
-        message = console.redactor()(message)
+        message = console.redactor()(without_credentials(message))
         self.print_usage(sys.stderr)
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 

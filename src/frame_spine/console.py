@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any, TypeVar
 from .core.status import Failure, error
 from .github.auth import Redactor, TokenProblem, no_token, token_from_environment
 from .github.hosts import PUBLIC_HOST, github_host, parse_remote, remote_hosts, shown_remote
-from .inputs import api_url_or_default
+from .inputs import api_url_or_default, check_api_url
 from .workflow_commands import could_be_command, wrap_untrusted
 
 if TYPE_CHECKING:
@@ -185,7 +185,9 @@ def checkout_repository(api_url: str) -> str | Unanswered:
 
     Returns:
         ``OWNER/NAME``, or :class:`~frame_spine.programs.Unanswered` saying why not (no git,
-        no checkout, no ``origin``, not a GitHub URL, another host). Never raises.
+        no checkout, no ``origin``, not a GitHub URL, another host). With an API URL that
+        cannot be used the remote's host is not compared: the command then reports the API
+        URL's own ``error``. Never raises.
     """
     from .programs import Unanswered, origin_url
 
@@ -195,8 +197,8 @@ def checkout_repository(api_url: str) -> str | Unanswered:
     remote = parse_remote(url)
     if remote is None:
         return Unanswered(f"the origin remote {shown_remote(url)} is not a GitHub repository URL")
-    expected = github_host(api_url)
-    if expected and remote.host not in remote_hosts(api_url):  # (a bad API URL: its status)
+    expected = github_host(api_url) if _usable(api_url) else ""  # (else: the API URL's status)
+    if expected and remote.host not in remote_hosts(api_url):
         hint = (
             f" (if that is a GitHub Enterprise Server, give --api-url https://{remote.host}/api/v3)"
             if expected == PUBLIC_HOST
@@ -206,6 +208,15 @@ def checkout_repository(api_url: str) -> str | Unanswered:
             f"the origin remote {shown_remote(url)} is on {remote.host}, not on {expected}" + hint
         )
     return remote.repository
+
+
+def _usable(api_url: str) -> bool:
+    """Whether ``api_url`` passes :func:`~frame_spine.inputs.check_api_url`."""
+    try:
+        check_api_url(api_url)
+    except ValueError:
+        return False
+    return True
 
 
 def default_repo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:

@@ -24,7 +24,7 @@ from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, Va
 from .core.digest import normalise_digest
 from .core.status import Failure, error
 from .core.timestamps import is_timestamp
-from .github.urls import Origin
+from .github.urls import USERINFO, Origin, hidden_parts
 from .modes import MODES
 
 #: The public API, used when neither the input nor ``GITHUB_API_URL`` names one.
@@ -39,7 +39,7 @@ _DIGITS = re.compile(r"[0-9]{1,20}", re.ASCII)  # ids are 64-bit on GitHub
 _REPOSITORY = re.compile(
     r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/(?!\.\.?$)[A-Za-z0-9._-]{1,100}", re.ASCII
 )
-_API_URL = re.compile(r"https?://[^\s/?#]+(?:/[^\s?#]*)?", re.ASCII)
+_API_URL = re.compile(r"https?://[^\s/?#]+(?:/[^\s?#]*)?", re.ASCII | re.IGNORECASE)
 _SECONDS = re.compile(r"[0-9]{1,6}", re.ASCII)
 _TRUE = ("true", "True", "TRUE")
 _FALSE = ("false", "False", "FALSE")
@@ -143,17 +143,51 @@ def _repository(value: Any) -> str:
     return text
 
 
-def _api_url(value: Any) -> str:
+def _listed(items: tuple[str, ...]) -> str:
+    """``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
+
+
+def check_api_url(value: Any) -> str:
+    """Check an API URL (SPEC 6 "The wire, exactly": ``api-url``, ``--api-url``, or the
+    ``GITHUB_API_URL`` they fall back to) before any request.
+
+    Args:
+        value: the URL as given (surrounding whitespace ignored).
+
+    Returns:
+        The URL without surrounding whitespace and trailing slashes, its scheme in lower case.
+
+    Raises:
+        ValueError: naming ``api-url``: a user name or password, a query or a fragment
+            (the message says which, and never quotes the value:
+            :func:`~frame_spine.github.urls.hidden_parts`); a value that is not an
+            ``http(s)://host[:port][/path]`` URL, or one that parses but cannot be used (a
+            port outside 1..65535, a broken IPv6 literal; these messages quote the value,
+            which then holds none of those parts); plain ``http`` to a host that is not a
+            loopback host (:func:`~frame_spine.github.urls.is_loopback`): the token would
+            cross the network unencrypted.
+    """
     text = str(value or "").strip()
+    hidden = hidden_parts(text)
+    if hidden:
+        advice = ", and the token as the token" if USERINFO in hidden else ""
+        it = "it" if len(hidden) == 1 else "them"
+        raise ValueError(
+            f"api-url carries {_listed(hidden)} (the value is not shown): give the API URL "
+            f"without {it}{advice}"
+        )
     if not _API_URL.fullmatch(text):
         raise ValueError(f"api-url {text!r} is not an http(s) URL")
-    if "@" in text.split("/", 3)[2]:
-        raise ValueError("api-url carries a user name or password: give the token as the token")
     try:
-        Origin.of(text)
+        origin, _ = Origin.of(text)
     except ValueError as exc:
         raise ValueError(f"api-url {text!r} cannot be used: {exc}") from None
-    return text.rstrip("/")
+    if origin.scheme == "http" and not origin.loopback:
+        raise ValueError(
+            "api-url uses plain http: the token would cross the network unencrypted; use https"
+        )
+    return origin.scheme + text[len(origin.scheme) :].rstrip("/")
 
 
 def _seconds(name: str, low: int, high: int) -> BeforeValidator:
@@ -251,8 +285,8 @@ PointerId = Annotated[int | None, BeforeValidator(_pointer_id)]
 #: ``OWNER/NAME`` (GitHub's characters; ``.`` and ``..`` are not names).
 Repository = Annotated[str, BeforeValidator(_repository)]
 #: An ``http(s)://host[:port][/path]`` API root requests can be sent to, without a trailing
-#: slash (SPEC 6: a port outside 1..65535 or a broken IPv6 literal is refused here).
-ApiUrl = Annotated[str, BeforeValidator(_api_url)]
+#: slash (SPEC 6: see :func:`check_api_url`).
+ApiUrl = Annotated[str, BeforeValidator(check_api_url)]
 #: Seconds per request, 1..600 (``timeout``).
 TimeoutSeconds = Annotated[int, _seconds("timeout", 1, 600)]
 #: Seconds of rate-limit waiting in all, 0..3600 (``max-wait``).

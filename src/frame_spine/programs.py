@@ -5,7 +5,8 @@ An edge (processes). Each program runs with no standard input, in a session of i
 a short timeout after which its whole process group is killed: nothing here waits long, and
 nothing it starts outlives the command. A program that is missing, fails, is slow or prints
 nothing gives an :class:`Unanswered` with the reason in words, never an exception. What a
-program prints on stderr is never passed on as is.
+program prints on stderr is never passed on as is (at most its first line, without the
+credentials of any URL in it).
 """
 
 from __future__ import annotations
@@ -17,6 +18,8 @@ import signal
 import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+
+from .github.urls import without_credentials
 
 #: Seconds ``gh auth token`` may take (it reads a file or the system keyring: milliseconds).
 GH_TIMEOUT = 3.0
@@ -77,10 +80,12 @@ def _run(
 
 
 def _first_line(data: bytes) -> str:
-    """The first non-blank line of a program's stderr, decoded, trimmed and cut short."""
+    """The first non-blank line of a program's stderr, decoded, trimmed, without the user
+    name and password of any URL in it (git quotes remote URLs, which can carry a token:
+    SPEC 6), and cut short."""
     for line in data.decode("utf-8", "replace").splitlines():
         if line.strip():
-            text = line.strip()
+            text = without_credentials(line.strip())
             return text if len(text) <= _LONGEST_DETAIL else text[: _LONGEST_DETAIL - 3] + "..."
     return ""
 

@@ -132,6 +132,7 @@ def test_urls_naming_no_repository_on_a_host_are_not_remotes(url: str) -> None:
         ("git@gitlab.com:o/r.git", "git@gitlab.com:o/r.git"),
         ("/srv/git/plans.git\n", "/srv/git/plans.git"),
         ("https://a@b@host/x\ny", "https://host/x y"),
+        ("https://github.com/o/r.git?access_token=secret#part", "https://github.com/o/r.git"),
         ("https://host/" + "x" * 300, "https://host/" + "x" * 184 + "..."),
     ],
 )

@@ -5,7 +5,9 @@ nothing the CLI writes (stdout, stderr; json and text; --verbose), whatever the 
 from __future__ import annotations
 
 import json
+import subprocess
 from collections.abc import Callable
+from pathlib import Path
 
 import pytest
 from werkzeug import Request, Response
@@ -202,3 +204,79 @@ def test_a_usage_error_quoting_the_token_is_redacted() -> None:
     assert completed.returncode == 2
     assert b"invalid choice: '***'" in completed.stderr
     assert TOKEN.encode() not in completed.stdout + completed.stderr
+
+
+# ---- values too short to be tokens (SPEC 6, revision 3) -----------------------------------
+
+SHORT = "s"  # GH_TOKEN=s once turned the JSON into {"***tatu***":"ok",...}
+NEAR = "abcdefg"  # 7 characters: still not a token
+EIGHT = "abcdefgh"  # 8 characters: a token
+NOTED = SINGLE.replace("GREEN code action", f"GREEN code action, notes {NEAR} {EIGHT}")
+VARIABLES = ("GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN")
+
+
+def local_lookup(
+    tmp_path: Path, output_format: str, **env: str
+) -> subprocess.CompletedProcess[bytes]:
+    plan = tmp_path / "plan.md"
+    plan.write_text(NOTED, "utf-8")
+    args = ["lookup", "--plan-body", str(plan), "--generated-at", AT, "--step-id", "s2"]
+    return run_cli([*args, "--format", output_format], env=clean_env(**env))
+
+
+@pytest.mark.parametrize("output_format", ["json", "text"])
+@pytest.mark.parametrize(
+    ("variable", "value"),
+    [*((name, SHORT) for name in VARIABLES), ("GH_TOKEN", NEAR), ("GH_TOKEN", f" \t{NEAR} \n")],
+)
+def test_a_value_too_short_to_be_a_token_changes_nothing_written_for_local_bodies(
+    tmp_path: Path, variable: str, value: str, output_format: str
+) -> None:
+    plain = local_lookup(tmp_path, output_format)
+    completed = local_lookup(tmp_path, output_format, **{variable: value})
+    assert (completed.stdout, completed.stderr, completed.returncode) == (
+        plain.stdout,
+        plain.stderr,
+        0,
+    )
+    assert b"***" not in completed.stdout
+    assert f"notes {NEAR} {EIGHT}".encode() in completed.stdout
+
+
+def test_eight_characters_are_redacted_from_local_output(tmp_path: Path) -> None:
+    completed = local_lookup(tmp_path, "json", GH_TOKEN=EIGHT)
+    slice_text = json.loads(completed.stdout)["slice"]
+    assert f"notes {NEAR} ***" in slice_text
+    assert EIGHT.encode() not in completed.stdout
+
+
+def test_a_usage_error_is_not_corrupted_by_a_short_value() -> None:
+    args = ["lookup", "--format", "yaml", "--generated-at", "current", "--step-id", "s1"]
+    plain = run_cli(args)
+    completed = run_cli(args, env=clean_env(GH_TOKEN=SHORT))
+    assert (completed.stderr, completed.returncode) == (plain.stderr, 2)
+    assert completed.stderr.endswith(
+        b"frame-spine lookup: error: argument --format: invalid choice: 'yaml' (choose from "
+        b"'text', 'json')\n"
+    )
+
+
+@pytest.mark.parametrize("output_format", ["json", "text"])
+def test_a_short_token_is_sent_as_given_and_not_redacted_online(
+    fake_github: FakeGitHub, output_format: str
+) -> None:
+    fake_github.add_comment(7001, NOTED, 863)
+    args = [*lookup_args(), "--repo", REPO, "--api-url", fake_github.url]
+    args += ["--format", output_format]
+    normal = run_cli(args, env=clean_env(GH_TOKEN=TOKEN))
+    fake_github.token = SHORT
+    completed = run_cli(args, env=clean_env(GH_TOKEN=SHORT))
+    assert (completed.stdout, completed.stderr, completed.returncode) == (
+        normal.stdout,
+        normal.stderr,
+        0,
+    )
+    assert [r.headers["authorization"] for r in fake_github.requests] == [
+        f"token {TOKEN}",
+        f"token {SHORT}",
+    ]

@@ -932,16 +932,7 @@ def test_an_api_url_that_cannot_be_used_is_an_error_without_a_request(
     )
 
 
-def test_an_api_url_with_credentials_is_refused_without_quoting_them() -> None:
-    completed = run_cli(
-        ["audit", "--repo", REPO, "--api-url", "https://me:hunter22@ghe.example.com"],
-        env=clean_env(GITHUB_TOKEN=TOKEN),
-    )
-    assert completed.stdout.decode().startswith(
-        "status: error\nmessage: api-url carries a user name or password: give the token as "
-        "the token\n"
-    )
-    assert b"hunter22" not in completed.stdout + completed.stderr
+# A user name, password, query or fragment, and plain http: tests/github/test_api_url.py.
 
 
 # ---- debug lines (SPEC 8) ------------------------------------------------------------------------

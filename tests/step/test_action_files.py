@@ -158,6 +158,51 @@ def test_a_failing_write_leaves_no_partial_file(fake_github: FakeGitHub, tmp_pat
     assert (run.outputs["step-id"], run.outputs["spine-digest"]) == ("s1", DIGEST)
 
 
+@pytest.mark.parametrize(
+    ("path", "existing", "left"),
+    [
+        (".frame/deep/s1.md", (), []),
+        ("out/new/deeper/s1.md", ("out",), ["out", "out/s1.md"]),
+    ],
+    ids=["all-new", "one-existed"],
+)
+def test_a_failing_write_leaves_no_directory_it_created(
+    fake_github: FakeGitHub, tmp_path: Path, path: str, existing: tuple[str, ...], left: list[str]
+) -> None:
+    # As above: the write fails half-way (EFBIG, as ENOSPC would) after the folders are made.
+    filler = "x" * 1_200_000
+    serve(fake_github, SIBLING.replace("step_id: s1\n", f"step_id: s1\nfiller: {filler}\n"))
+    workspace = tmp_path / "workspace"
+    workspace.mkdir()
+    for folder in existing:
+        (workspace / folder).mkdir()
+        (workspace / folder / "s1.md").write_text("kept\n")
+    run = run_action(
+        tmp_path,
+        {**SPLIT_INPUTS, "slice-file": path, "job-summary": "false"},
+        api_url=fake_github.url,
+        token=TOKEN,
+        repository=REPO,
+        file_size_limit=1_000_000,
+    )
+    message = f"cannot write slice-file {path!r}: File too large"
+    assert (run.returncode, run.outputs["status"], run.outputs["message"]) == (1, "error", message)
+    assert sorted(p.relative_to(workspace).as_posix() for p in workspace.rglob("*")) == left
+
+
+@pytest.mark.parametrize("name", FILE_INPUTS)
+def test_a_write_failing_after_its_folders_are_made_removes_them(
+    fake_github: FakeGitHub, tmp_path: Path, name: str
+) -> None:
+    path = ".frame/deep/" + "x" * 300 + ".md"  # a file name longer than 255 bytes
+    workspace = tmp_path / "workspace"
+    (workspace / ".frame").mkdir(parents=True)
+    run = run_writing(fake_github, tmp_path, name, path)
+    message = f"cannot write {name} {path[:120]!r}…: File name too long"
+    assert (run.returncode, run.outputs["status"], run.outputs["message"]) == (1, "error", message)
+    assert list(owners(workspace)) == [".frame"]  # it existed; deep/ did not, and is gone
+
+
 def make_fifo(path: Path) -> None:
     os.mkfifo(path)
 

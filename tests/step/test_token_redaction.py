@@ -290,3 +290,83 @@ def test_a_token_in_the_slice_is_redacted_in_every_copy(
     assert json.loads(run.outputs["result"])["slice"] == run.outputs["slice"]
     assert (run.workspace / "out" / "s1.md").read_text("utf-8") == run.outputs["slice"]
     assert "\nnote: ***\nenv: ***\n" in run.summary
+
+
+# ---- values too short to be tokens (SPEC 6, revision 3) -----------------------------------
+
+NEAR, EIGHT = "abcdefg", "abcdefgh"  # 7 characters: not a token; 8: a token
+NOTED = SIBLING.replace("step_id: s1\n", f"step_id: s1\nnote: {NEAR} {EIGHT}\n")
+
+
+def comparable(run: ActionRun) -> tuple[object, ...]:
+    """What a run emits, as the runner reads it (outputs parsed: their delimiters are random)."""
+    return (run.returncode, run.outputs, run.summary, run.stdout, run.stderr)
+
+
+@pytest.mark.parametrize(
+    ("token", "variables"),
+    [
+        ("s", {}),  # the token input
+        (" \ts \n", {}),
+        ("", {"GITHUB_TOKEN": "s"}),  # an empty input: the variable
+        ("", {"GH_TOKEN": NEAR}),
+    ],
+    ids=["input", "input-surrounded", "GITHUB_TOKEN", "GH_TOKEN-7-characters"],
+)
+@pytest.mark.parametrize("fetches", [True, False], ids=["online", "refused-input"])
+def test_a_value_too_short_to_be_a_token_changes_nothing_the_action_emits(
+    fake_github: FakeGitHub,
+    tmp_path: Path,
+    token: str,
+    variables: dict[str, str],
+    fetches: bool,
+) -> None:
+    fake_github.add_comment(PLAN_ID, PLAN, 878)
+    fake_github.add_comment(SIBLING_ID, NOTED, 878)
+    inputs = {**SPLIT_INPUTS, "slice-file": "out/s1.md"}
+    if not fetches:
+        inputs["step-id"] = "step one"  # refused before any request
+
+    def run(folder: str, given: str, **env: str) -> ActionRun:
+        return run_action(
+            tmp_path / folder,
+            {**inputs, "token": given},
+            api_url=fake_github.url,
+            token=TOKEN,
+            repository=REPO,
+            extra_env=env,
+        )
+
+    normal = run("normal", TOKEN)
+    fake_github.token = (token or next(iter(variables.values()))).strip()
+    short = run("short", token, **variables)
+    assert comparable(short) == comparable(normal)
+    assert short.output_file_text.count("***") == 0
+    if fetches:
+        assert short.outputs["status"] == "ok"
+        assert f"note: {NEAR} {EIGHT}\n" in short.outputs["slice"]
+        assert (short.workspace / "out" / "s1.md").read_text("utf-8") == short.outputs["slice"]
+        assert [r.headers["authorization"] for r in fake_github.requests][2:] == [
+            f"token {fake_github.token}"
+        ] * 2
+    else:
+        assert short.outputs["status"] == "error"
+        assert fake_github.requests == []
+
+
+def test_eight_characters_are_redacted_from_what_the_action_emits(
+    fake_github: FakeGitHub, tmp_path: Path
+) -> None:
+    fake_github.add_comment(PLAN_ID, PLAN, 878)
+    fake_github.add_comment(SIBLING_ID, NOTED, 878)
+    fake_github.token = EIGHT
+    run = run_action(
+        tmp_path,
+        {**SPLIT_INPUTS, "token": EIGHT},
+        api_url=fake_github.url,
+        token=TOKEN,
+        repository=REPO,
+    )
+    assert run.outputs["status"] == "ok"
+    assert f"note: {NEAR} ***\n" in run.outputs["slice"]
+    assert EIGHT not in run.output_file_text + run.summary + run.stdout

@@ -3,8 +3,12 @@ entrypoint tests do not reach, the atomic rename, and the output filter on file 
 
 from __future__ import annotations
 
+import json
 import os
+import resource
 import socket
+import subprocess
+import sys
 from pathlib import Path
 
 from frame_spine.github.auth import Redactor
@@ -91,3 +95,68 @@ def test_an_unusable_workspace_is_a_message(tmp_path: Path) -> None:
     assert write_in_workspace(
         str(tmp_path / "missing"), "s1.md", "x", input_name="report-file", emitted=PLAIN
     ) == WriteRefused("cannot write report-file 's1.md': No such file or directory")
+
+
+# ---- a failed write leaves no directory it created (SPEC 8) --------------------------------
+
+LONG = "x" * 300  # longer than a file name may be (255 bytes): the write fails after mkdir
+
+
+def test_a_write_failing_after_its_directories_are_made_removes_them(tmp_path: Path) -> None:
+    relative = f".frame/deep/{LONG}.md"
+    assert write(tmp_path, relative) == WriteRefused(
+        f"cannot write slice-file {relative[:120]!r}…: File name too long"
+    )
+    assert entries(tmp_path) == []
+
+
+def test_directories_that_existed_are_kept(tmp_path: Path) -> None:
+    (tmp_path / "out").mkdir()
+    (tmp_path / "out" / "old.md").write_text("old\n")
+    relative = f"out/new/deeper/{LONG}.md"
+    assert write(tmp_path, relative) == WriteRefused(
+        f"cannot write slice-file {relative[:120]!r}…: File name too long"
+    )
+    assert entries(tmp_path) == ["out", "out/old.md"]
+
+
+def test_a_directory_failing_to_be_made_takes_the_ones_before_it_along(tmp_path: Path) -> None:
+    relative = f"new/{LONG}/s1.md"
+    assert write(tmp_path, relative) == WriteRefused(
+        f"cannot write slice-file {relative[:120]!r}…: File name too long"
+    )
+    assert entries(tmp_path) == []
+
+
+CHILD = """
+import json, sys
+from frame_spine.github.auth import Redactor
+from frame_spine.step.emitted import EmittedText
+from frame_spine.step.workspace import write_in_workspace
+written = write_in_workspace(
+    sys.argv[1], sys.argv[2], "x" * 100_000, input_name="report-file",
+    emitted=EmittedText(Redactor()),
+)
+print(json.dumps(written if isinstance(written, str) else written.message))
+"""
+
+
+def test_a_write_cut_short_by_a_full_disk_removes_its_directories(tmp_path: Path) -> None:
+    # A file size limit makes the write itself fail half-way (EFBIG), as a full disk would
+    # (ENOSPC); only a process can carry the limit.
+    (tmp_path / "out").mkdir()
+
+    def limit() -> None:
+        resource.setrlimit(resource.RLIMIT_FSIZE, (4096, 4096))
+
+    completed = subprocess.run(
+        [sys.executable, "-c", CHILD, str(tmp_path), "out/new/deeper/audit.json"],
+        capture_output=True,
+        check=True,
+        timeout=60,
+        preexec_fn=limit,
+    )
+    assert json.loads(completed.stdout) == (
+        "cannot write report-file 'out/new/deeper/audit.json': File too large"
+    )
+    assert entries(tmp_path) == ["out"]

@@ -19,9 +19,10 @@ from .hosts import TENANT_SUFFIX, github_host, is_public_api
 
 #: What a redacted token looks like in emitted text.
 REDACTED = "***"
-#: Fragments of a multi-line token shorter than this are not redacted on their own (they
-#: would blank out ordinary words); the whole value and its escaped forms always are.
-_MIN_FRAGMENT = 6
+#: The shortest text ever redacted, in characters (SPEC 6): a token value shorter than this
+#: is not a token GitHub issues (it is still sent as given), and redacting it, or a piece of
+#: a multi-line token as short, would blank out ordinary words (``s`` out of ``status``).
+MIN_REDACTED_LENGTH = 8
 
 
 #: The variables ``gh`` reads a token from, for github.com, in order (SPEC 9).
@@ -125,9 +126,13 @@ def clean_token(raw: str | None) -> str | TokenProblem | None:
     return TokenProblem(problem) if problem is not None else token
 
 
-def _variants(secret: str) -> set[str]:
-    """The forms a secret can take in emitted text: as is, trimmed, JSON-escaped, escaped for
-    a workflow command, and (for a multi-line value) each long enough line of it."""
+def redacted_forms(secret: str) -> set[str]:
+    """The texts :class:`Redactor` replaces for one secret value (SPEC 6): the value as is,
+    trimmed, JSON-escaped, escaped for a workflow command, as a Python literal, and (for a
+    multi-line value) each line of it; only forms of :data:`MIN_REDACTED_LENGTH` characters
+    or more, and none at all when the trimmed value is shorter than that (not a token)."""
+    if len(secret.strip()) < MIN_REDACTED_LENGTH:
+        return set()
     forms = {secret, secret.strip()}
     forms.add(json.dumps(secret, ensure_ascii=False)[1:-1])
     forms.add(json.dumps(secret)[1:-1])
@@ -135,15 +140,17 @@ def _variants(secret: str) -> set[str]:
     forms.add(repr(secret)[1:-1])
     for piece in secret.replace("\r", "\n").split("\n"):
         forms.add(piece.strip())
-    return {form for form in forms if len(form) >= _MIN_FRAGMENT or form == secret.strip()}
+    return {form for form in forms if len(form) >= MIN_REDACTED_LENGTH}
 
 
 class Redactor:
-    """Replaces every occurrence of the given secrets (and their escaped forms) by ``***``.
+    """Replaces every occurrence of the given secrets (and their escaped forms,
+    :func:`redacted_forms`) by ``***``: the one redaction rule of every emitted text.
 
     Args:
         secrets: the raw secret values (e.g. the token input and ``GITHUB_TOKEN`` as given);
-            ``None`` and blank values are ignored.
+            ``None``, blank values and values shorter than :data:`MIN_REDACTED_LENGTH`
+            characters once trimmed are ignored.
 
     Calling it on a text returns the text with each secret form replaced, longest first.
     Never raises; with no secrets it returns the text unchanged.
@@ -154,8 +161,8 @@ class Redactor:
     def __init__(self, *secrets: str | None) -> None:
         forms: set[str] = set()
         for secret in secrets:
-            if secret and secret.strip():
-                forms |= _variants(secret)
+            if secret:
+                forms |= redacted_forms(secret)
         self._forms = sorted((form for form in forms if form), key=len, reverse=True)
 
     def __bool__(self) -> bool:

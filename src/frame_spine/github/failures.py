@@ -3,8 +3,8 @@ library's exception text).
 
 Pure: an exception raised by requests, urllib3, ``ssl`` or ``http.client`` (with its causes)
 in, a :class:`~frame_spine.github.retry.RequestFailure` out: a timeout, a connection failure
-("connection refused", "the server's TLS certificate is not trusted", ...), or an answer that
-cannot be used.
+("connection refused", "the server's TLS certificate is not trusted", ...), naming the proxy
+it went through without the proxy's user name and password, or an answer that cannot be used.
 """
 
 from __future__ import annotations
@@ -19,6 +19,7 @@ import urllib3
 
 from .deadline import Deadline
 from .retry import RequestFailure
+from .urls import without_secrets
 
 
 def quoted(text: str) -> str:
@@ -43,6 +44,7 @@ def _causes(exc: BaseException) -> Iterator[BaseException]:
 
 
 _Causes = tuple[tuple[tuple[type[BaseException], ...], str], ...]
+_PROXY_FAILED = "the proxy failed"
 #: Connection failures by what caused them, first match wins (before timeouts: urllib3's
 #: NewConnectionError is also a ConnectTimeoutError).
 _CONNECTION_CAUSES: _Causes = (
@@ -58,12 +60,40 @@ _BROKEN_ANSWERS: _Causes = (
     ((http.client.IncompleteRead,), "the connection closed before the whole answer"),
     ((http.client.HTTPException,), "the answer is not valid HTTP"),
     ((urllib3.exceptions.ProtocolError,), "the connection closed before the whole answer"),
-    ((requests.exceptions.ProxyError,), "the proxy failed"),
+    ((requests.exceptions.ProxyError,), _PROXY_FAILED),
 )
 
 
-def failure_of(exc: BaseException, deadline: Deadline, fields: Mapping[str, str]) -> RequestFailure:
-    """What a transport exception means, in words (SPEC 6: no library exception text)."""
+def shown_proxy(proxy: str) -> str:
+    """A proxy URL as a message names it (SPEC 6): without its user name, password, query
+    and fragment (:func:`~frame_spine.github.urls.without_secrets`), on one line, at most 120
+    characters."""
+    text = " ".join(without_secrets(proxy.strip()).split())
+    return text if len(text) <= 120 else text[:117] + "..."
+
+
+def _through(detail: str, proxy: str | None) -> str:
+    """A connection failure's words, naming the proxy the request went through."""
+    if proxy is None:
+        return detail
+    if detail == _PROXY_FAILED:
+        return f"the proxy {shown_proxy(proxy)} failed"
+    return f"{detail}, through the proxy {shown_proxy(proxy)}"
+
+
+def failure_of(
+    exc: BaseException, deadline: Deadline, fields: Mapping[str, str], proxy: str | None = None
+) -> RequestFailure:
+    """What a transport exception means, in words (SPEC 6: no library exception text).
+
+    Args:
+        exc: what requests, urllib3, ``ssl`` or ``http.client`` raised.
+        deadline: the attempt's deadline (once passed, any failure is a timeout).
+        fields: the answer's headers, lower-case names (empty without an answer).
+        proxy: the proxy URL the request went through (as the environment gives it), or
+            ``None``; a connection failure's words name it without its user name and
+            password (:func:`shown_proxy`).
+    """
     causes = list(_causes(exc))
 
     def caused_by(*kinds: type[BaseException]) -> bool:
@@ -73,7 +103,7 @@ def failure_of(exc: BaseException, deadline: Deadline, fields: Mapping[str, str]
         return RequestFailure("timeout", headers=fields)
     for kinds, words in _CONNECTION_CAUSES:
         if caused_by(*kinds):
-            return RequestFailure("connection", headers=fields, detail=words)
+            return RequestFailure("connection", headers=fields, detail=_through(words, proxy))
     # urllib3's NewConnectionError is a ConnectTimeoutError too: it was handled above.
     if caused_by(TimeoutError, requests.Timeout) or any(
         isinstance(cause, urllib3.exceptions.TimeoutError)
@@ -93,4 +123,4 @@ def failure_of(exc: BaseException, deadline: Deadline, fields: Mapping[str, str]
         if caused_by(*kinds):
             detail = words
             break
-    return RequestFailure("connection", headers=fields, detail=detail)
+    return RequestFailure("connection", headers=fields, detail=_through(detail, proxy))

@@ -15,7 +15,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
-from .urls import Origin
+from .urls import Origin, without_secrets
 
 #: The host of github.com, as ``gh`` names it.
 PUBLIC_HOST = "github.com"
@@ -128,13 +128,13 @@ def parse_remote(url: str) -> RemoteRepository | None:
 
 
 def shown_remote(url: str) -> str:
-    """A remote URL as a message may quote it: without a user name or password (an HTTPS
-    remote can carry a token: ``https://x-access-token:TOKEN@github.com/o/r``), on one line,
-    at most 200 characters."""
+    """A remote URL as a message may quote it (SPEC 6): without a user name or password (an
+    HTTPS remote can carry a token: ``https://x-access-token:TOKEN@github.com/o/r``), a query
+    or a fragment (:func:`~frame_spine.github.urls.without_secrets`; the user of git's
+    ``git@host:path`` form, which carries no password, is kept), on one line, at most 200
+    characters."""
     text = url.strip()
-    scheme, separator, rest = text.partition("://")
-    if separator:
-        authority, slash, path = rest.partition("/")
-        text = f"{scheme}://{authority.rpartition('@')[2]}{slash}{path}"
+    if "://" in text:
+        text = without_secrets(text)
     text = text.replace("\r", " ").replace("\n", " ")
     return text if len(text) <= 200 else text[:197] + "..."

@@ -14,6 +14,8 @@ and hands it to a connection object. :meth:`Wire.connection` gives it one, passe
   a redirect elsewhere is never requested, so the token never goes there;
 - streams the body through urllib3's bounded decompression and refuses it past
   :data:`MAX_BODY_BYTES` after decompression, never holding more;
+- goes through the proxy the environment names (``HTTPS_PROXY``, ``NO_PROXY``, ...), except
+  to a loopback origin, which never goes through a proxy (SPEC 6: the token would go there);
 - counts every request (each attempt, each hop) and reports a
   :class:`~frame_spine.github.request_log.RequestRecord` for each;
 - turns every failure into a :class:`WireError` whose
@@ -30,9 +32,11 @@ import http.client
 import threading
 import time
 from collections.abc import ItemsView, Mapping
+from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import requests
+import requests.utils
 import urllib3
 from github.Requester import HTTPRequestsConnectionClass, RequestsResponse
 
@@ -184,7 +188,7 @@ class Wire:
 
     Args:
         api_url: the REST API root (validated by
-            :func:`frame_spine.online_inputs.check_api_url`).
+            :func:`frame_spine.inputs.check_api_url`).
         timeout: seconds each attempt may take in all (redirect hops included).
         run: the fetcher's shared :class:`WireRun`.
 
@@ -253,15 +257,24 @@ class Wire:
         chain.append(target)
         return target
 
+    def _environment(self, url: str) -> dict[str, Any]:
+        """requests' settings from the environment for ``url``, as ``Session.request`` merges
+        them: the proxies (``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY``, with ``NO_PROXY``)
+        and the CA bundle. A loopback origin gets no proxy whatever the environment says
+        (SPEC 6: the proxy would get the token, and a local fake is not behind it)."""
+        settings = self._session.merge_environment_settings(url, {}, True, None, None)
+        if self.origin.loopback:
+            settings["proxies"] = {}
+        return settings
+
     def _send(
-        self, method: str, url: str, headers: Mapping[str, str], seconds: float
+        self, method: str, url: str, headers: Mapping[str, str], seconds: float, settings: Any
     ) -> requests.Response:
-        """Send through the session's adapter: the environment's proxies and CA bundle apply
-        as for ``Session.request``, but no redirect is even prepared (``Session.send`` would
-        parse a ``Location`` and raise on a broken one) and no cookie is kept."""
+        """Send through the session's adapter with ``settings`` (:meth:`_environment`), but no
+        redirect is even prepared (``Session.send`` would parse a ``Location`` and raise on a
+        broken one) and no cookie is kept."""
         session = self._session
         prepared = session.prepare_request(requests.Request(method, url, headers=dict(headers)))
-        settings = session.merge_environment_settings(url, {}, True, None, None)
         return session.get_adapter(url).send(
             prepared,
             stream=True,
@@ -279,13 +292,16 @@ class Wire:
         started = time.perf_counter()
         status: int | None = None
         fields: dict[str, str] = {}
+        proxy: str | None = None
         try:
             if deadline.passed:
                 raise WireError(RequestFailure("timeout"))
+            settings = self._environment(url)
+            proxy = requests.utils.select_proxy(url, settings["proxies"])
             remaining = deadline.remaining()
             armed = CURRENT_DEADLINE.set(deadline)
             try:
-                response = self._send(method, url, headers, remaining)
+                response = self._send(method, url, headers, remaining, settings)
                 try:
                     status = answered = response.status_code
                     fields = {name.lower(): value for name, value in response.headers.items()}
@@ -306,7 +322,7 @@ class Wire:
             requests.RequestException,
             urllib3.exceptions.HTTPError,
         ) as exc:
-            raise WireError(failure_of(exc, deadline, fields)) from None
+            raise WireError(failure_of(exc, deadline, fields, proxy)) from None
         finally:
             self._run.report(
                 RequestRecord(

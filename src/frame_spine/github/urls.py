@@ -4,13 +4,20 @@ Pure. An API URL, a redirect's ``Location`` and a pagination ``Link`` are split 
 :class:`Origin` (scheme, host, port) and a path with its query; requests only ever go to the
 origin of ``api-url``. A URL that parses but cannot be used (a port over 65535, a broken IPv6
 literal, no host) is refused with a reason in words.
+
+A URL may carry secrets: a user name and password (``https://x-access-token:TOKEN@host``), or
+a query or fragment holding one. :func:`hidden_parts` says which of these a value carries,
+judged on its characters alone (a value that does not parse is judged too), so that no message
+quotes it; :func:`without_secrets` is how a message names a URL (a proxy, a git remote) that
+may carry them; :func:`is_loopback` says whether a host is this machine (SPEC 6: plain
+``http`` only there, and never through a proxy).
 """
 
 from __future__ import annotations
 
 import re
 from dataclasses import dataclass
-from ipaddress import IPv6Address
+from ipaddress import IPv4Address, IPv4Network, IPv6Address, ip_address
 from urllib.parse import urlsplit
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
@@ -19,6 +26,65 @@ _DEFAULT_PORTS = {"http": 80, "https": 443}
 _AUTHORITY = re.compile(
     r"(?:\[[0-9A-Za-z:.%]+\]|[A-Za-z0-9._~!$&'()*+,;=%-]+)(?::[0-9]*)?", re.ASCII
 )
+#: The loopback hosts (SPEC 6): the name ``localhost``, ``127.0.0.0/8`` and ``::1``.
+LOCALHOST = "localhost"
+_LOOPBACK_V4 = IPv4Network("127.0.0.0/8")
+_LOOPBACK_V6 = IPv6Address("::1")
+#: A scheme and its ``://``, then a user name or password up to an ``@`` (RFC 3986 3.2.1).
+_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)[^\s/?#@]*@", re.ASCII)
+#: What :func:`hidden_parts` names, in the order a message lists them.
+USERINFO = "a user name or password"
+QUERY = "a query"
+FRAGMENT = "a fragment"
+
+
+def is_loopback(host: str) -> bool:
+    """Whether ``host`` (as :class:`Origin` keeps it: lower case, IPv6 without brackets) is
+    this machine (SPEC 6): ``localhost``, an IPv4 address in ``127.0.0.0/8`` written as four
+    decimal numbers, or ``::1``. Any other name, and any other spelling of an address (such
+    as ``2130706433`` or ``::ffff:127.0.0.1``), is not."""
+    if host == LOCALHOST:
+        return True
+    try:
+        address = ip_address(host)
+    except ValueError:
+        return False
+    if isinstance(address, IPv4Address):
+        return address in _LOOPBACK_V4
+    return address == _LOOPBACK_V6
+
+
+def hidden_parts(value: str) -> tuple[str, ...]:
+    """The parts of a URL value that a message must never quote (SPEC 6): :data:`USERINFO`
+    when an ``@`` comes before any ``?`` or ``#`` (a user name or password ends with one, and
+    so does anything that could be read as one), :data:`QUERY` when a ``?`` comes before any
+    ``#``, :data:`FRAGMENT` when there is a ``#``, in that order; ``()`` for a value that may
+    be quoted. Judged on the characters alone: the value need not parse. Never raises."""
+    before_fragment, fragment, _ = value.partition("#")
+    before_query, query, _ = before_fragment.partition("?")
+    parts = (
+        (USERINFO, "@" in before_query),
+        (QUERY, bool(query)),
+        (FRAGMENT, bool(fragment)),
+    )
+    return tuple(name for name, present in parts if present)
+
+
+def without_secrets(url: str) -> str:
+    """``url`` as a message may name it (a proxy, a git remote): without its user name and
+    password (everything up to the last ``@`` of the authority, or of the path when a
+    password holds a ``/``), its query and its fragment. Never raises."""
+    text = url.partition("#")[0].partition("?")[0]
+    scheme, separator, rest = text.partition("://")
+    if not separator:
+        return text
+    return f"{scheme}://{rest.rpartition('@')[2]}"
+
+
+def without_credentials(text: str) -> str:
+    """``text`` (e.g. a line another program printed) with the user name and password of
+    every ``scheme://user:password@`` in it removed. Never raises."""
+    return _USERINFO.sub(r"\g<scheme>", text)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,6 +136,11 @@ class Origin:
         if parts.query:
             path += "?" + parts.query
         return cls(scheme, host, port or _DEFAULT_PORTS[scheme]), path
+
+    @property
+    def loopback(self) -> bool:
+        """Whether the host is this machine (:func:`is_loopback`)."""
+        return is_loopback(self.host)
 
     @property
     def netloc(self) -> str:

@@ -4,8 +4,9 @@ An edge. ``slice-file`` and ``report-file`` are written here and nowhere else:
 
 - atomically: the bytes go to a new temporary file in the target's directory (opened with
   ``O_CREAT | O_EXCL | O_NOFOLLOW``, so it can never be an existing FIFO, device or link),
-  which is then renamed over the target; any failure removes the temporary file, so no
-  empty or partial file is ever left behind and an existing target keeps its old content;
+  which is then renamed over the target; any failure removes the temporary file and every
+  directory this write created, so no empty or partial file and no new empty directory is
+  ever left behind, and an existing target keeps its old content;
 - owned by the owner (uid and gid) of the workspace, with every directory created for them:
   the container runs as root, and the runner user must be able to delete what it leaves
   (``actions/checkout`` cleans the workspace of a self-hosted runner). When the process may
@@ -121,9 +122,10 @@ class _Owner:
                 os.chown(target, self.uid, self.gid, follow_symlinks=False)
 
 
-def _directory(root: str, parts: tuple[str, ...], owner: _Owner) -> str:
+def _directory(root: str, parts: tuple[str, ...], owner: _Owner, created: list[str]) -> str:
     """The real path of the directory ``root/parts...``, creating what is missing (each
-    new directory given to the owner). Refuses links that leave ``root`` and non-directories."""
+    new directory given to the owner and appended to ``created``, outermost first). Refuses
+    links that leave ``root`` and non-directories."""
     current = root
     for index, part in enumerate(parts):
         path, info = _entry(root, os.path.join(current, part), last=False)
@@ -131,6 +133,7 @@ def _directory(root: str, parts: tuple[str, ...], owner: _Owner) -> str:
             raise _Refusal("goes through a broken symbolic link")
         if info is None:
             os.mkdir(path, 0o755)
+            created.append(path)
             owner.give(path)
         elif not stat.S_ISDIR(info.st_mode):
             shown = "/".join(parts[: index + 1])
@@ -169,6 +172,31 @@ def _replace(path: str, data: bytes, owner: _Owner) -> None:
         raise
 
 
+def _remove(created: list[str]) -> None:
+    """Remove the directories this write created, innermost first (SPEC 8: a failed write
+    leaves no directory that this run created for it). Only empty ones go: one that
+    something else has filled meanwhile stays, and so does every directory that existed."""
+    for path in reversed(created):
+        with contextlib.suppress(OSError):
+            os.rmdir(path)
+
+
+def _write(root: str, parts: tuple[str, ...], data: bytes) -> str:
+    """Create the missing directories, then write the file atomically; on any failure
+    (an ``OSError``, a refusal, an interrupt) the directories created here are removed again
+    before it propagates. Returns the real path written."""
+    created: list[str] = []
+    try:
+        owner = _Owner(os.stat(root))
+        directory = _directory(root, parts[:-1], owner, created)
+        path = _target(root, directory, parts[-1])
+        _replace(path, data, owner)
+    except BaseException:
+        _remove(created)
+        raise
+    return path
+
+
 def write_in_workspace(
     workspace: str, relative: str, text: str, *, input_name: str, emitted: EmittedText
 ) -> str | WriteRefused:
@@ -199,12 +227,9 @@ def write_in_workspace(
     if not parts:
         return WriteRefused(f"{input_name} {shown} names the workspace itself, not a file")
     data = emitted.encode(text)
+    root = os.path.realpath(workspace)
     try:
-        root = os.path.realpath(workspace)
-        owner = _Owner(os.stat(root))
-        directory = _directory(root, parts[:-1], owner)
-        path = _target(root, directory, parts[-1])
-        _replace(path, data, owner)
+        path = _write(root, parts, data)
     except _Refusal as refusal:
         return WriteRefused(f"{input_name} {shown} {refusal.reason}")
     except OSError as exc:
