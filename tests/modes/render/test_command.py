@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from frame_spine.markdown import escape_cell
 from tests.conftest import REPO as REPO_DIR
 from tests.conftest import clean_env, run_cli
 from tests.fake_github import REPO, TOKEN, FakeGitHub
@@ -71,10 +72,11 @@ def test_the_878_example_is_ok_with_nine_rows() -> None:
         ("review", "s8"),
         ("ce-gate-cli", "s9"),
     ]
+    # No #cycle:K on the token: the spine slice's cycle: 1 (SPEC 13 revision 3).
     assert ports[-1] == {
         "port": "ce-gate-cli",
         "step": "s9",
-        "cycle": None,
+        "cycle": 1,
         "terminal": True,
         "warning": None,
     }
@@ -88,7 +90,7 @@ def test_markdown_is_the_default_format() -> None:
         "### ✅ frame-spine render: `ok` (exit code 0): issue #878, spine generated_at "
         "2026-07-18T22:20:00Z\n"
     )
-    assert "| ce-gate-cli | s9 |  | yes |  |\n" in text
+    assert "| ce-gate-cli | s9 | 1 | yes |  |\n" in text
     assert "  class s2,s3,s4,s5,s6,s7,s8,s9 noslice\n" in text
 
 
@@ -99,8 +101,12 @@ def test_a_ports_dir_that_lacks_a_port_warns_on_it(tmp_path: Path) -> None:
     assert warnings(result) == [("ce-gate-cli", "unknown-port")]
     completed = run_cli(["render", "--plan-body", PLAN, "--ports-dir", str(folder)])
     text = completed.stdout.decode()
-    assert "| ce-gate-cli | s9 |  | yes | ⚠️ unknown-port |\n" in text
-    assert "\n#### Ports\n" in text
+    shown = escape_cell(str(folder))  # a table cell: the folder's `_` are escaped
+    assert (
+        f"| ce-gate-cli | s9 | 1 | yes | ⚠️ unknown-port: no ce-gate-cli.yaml/.yml/.md in "
+        f"{shown} |\n"
+    ) in text
+    assert f"\n#### Ports (names checked against the port files in {shown})\n" in text
 
 
 def test_frame_ports_under_the_current_directory_is_the_default(tmp_path: Path) -> None:

@@ -899,7 +899,9 @@ def test_dependency_chain_of_5000_steps_against_its_lane_warns_on_every_lane_edg
         "  p: [" + ", ".join(f"s{i}" for i in range(CHAIN, 0, -1)) + "]", f"  p: [{ids}]"
     )
     result = validate(text)
-    check(result, [(W, "lane-order-conflict", "plan", 7, f"s{i + 1}", "p") for i in range(1, CHAIN)])
+    check(
+        result, [(W, "lane-order-conflict", "plan", 7, f"s{i + 1}", "p") for i in range(1, CHAIN)]
+    )
     assert messages(result)[0] == (
         "port p lists s1 before s2, but s2 already comes before s1 (by depends_on, or by the "
         "lane of a port sorted before p): this lane order is dropped"
