@@ -40,6 +40,8 @@ def step(step_id: str, ports: list[str], depends: list[str], wave: int) -> dict[
     }
 
 
+# e2e/plans/plan-901.md: a diamond. Port lanes (SPEC 14) change nothing here: the one port that
+# lists two steps, implement-code: [s1, s3#cycle:2], agrees with s3's depends_on: [s1].
 S1 = step("s1", ["implement-code"], [], 1)
 S2 = step("s2", ["implement-docs"], ["s1"], 2)
 S3 = step("s3", ["implement-code"], ["s1"], 2)
