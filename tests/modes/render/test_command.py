@@ -124,6 +124,25 @@ def test_frame_ports_under_the_current_directory_is_the_default(tmp_path: Path) 
     ]
 
 
+def test_port_files_yaml_yml_and_md_name_the_canonical_ports(tmp_path: Path) -> None:
+    # SPEC 12 "canonical port files": *.yaml, *.yml and *.md (any case of the extension) are
+    # port files; another extension, a second one, a folder or a hidden stem are not.
+    folder = ports_dir(
+        tmp_path,
+        "implement-docs.yml",
+        "implement-test.md",
+        "implement-code.YAML",
+        "review.Md",
+        "ce-gate-cli.txt",
+        "ce-gate-cli.yaml.bak",
+        ".yaml",
+    )
+    (folder / "ce-gate-cli.md").mkdir()
+    result, code = render("--plan-body", PLAN, "--ports-dir", str(folder))
+    assert (result["status"], code) == ("ok", 0)
+    assert warnings(result) == [("ce-gate-cli", "unknown-port")]
+
+
 def test_without_a_ports_dir_no_port_is_checked(tmp_path: Path) -> None:
     result, _ = render("--plan-body", PLAN, cwd=tmp_path)
     assert warnings(result) == []
@@ -196,6 +215,44 @@ def test_every_plan_without_a_spine_exits_0_and_says_why(
         },
         0,
     )
+
+
+@pytest.mark.parametrize(
+    "mark",
+    ["---\nspine-omitted: plan-too-small\n---\n", "The plan is too small for slices.\n"],
+    ids=["frontmatter", "prose"],
+)
+def test_a_spine_beside_plan_too_small_is_rendered(tmp_path: Path, mark: str) -> None:
+    # SPEC 12: the reference says "plan too small" wherever the words are, before reading
+    # the spine; render draws the spine that is there, and validate warns about the line.
+    path = tmp_path / "plan.md"
+    path.write_text(
+        "<!-- plan-issue-7 -->\n" + mark + "<!-- frame-spine\nspine_schema_version: 2\n"
+        "generated_at: 2026-05-04T14:30:00Z\nports:\n  code: [s1#terminal]\nslices:\n"
+        "  s1:\n    ac_refs: []\n    depends_on: []\n    cycle: 1\n-->\n"
+    )
+    result, code = render("--plan-body", str(path))
+    assert (result["status"], code, result["message"]) == ("ok", 0, None)
+    assert result["ports"] == [
+        {"port": "code", "step": "s1", "cycle": 1, "terminal": True, "warning": None}
+    ]
+    text = run_cli(["render", "--plan-body", str(path)]).stdout.decode()
+    omitted = "| ⚠️ | **spine-omitted-with-spine**" in text
+    assert omitted is mark.startswith("---")
+
+
+def test_cycle_0_is_shown_as_0_in_the_table_and_the_json(tmp_path: Path) -> None:
+    # SPEC 12 "cycle 0": #cycle:0, or a slice's cycle: 0 under a token without #cycle:K.
+    path = tmp_path / "plan.md"
+    path.write_text(
+        "<!-- plan-issue-7 -->\n<!-- frame-spine\nspine_schema_version: 2\n"
+        "generated_at: 2026-05-04T14:30:00Z\nports:\n  code: [s1#cycle:0, s2]\nslices:\n"
+        "  s2:\n    ac_refs: []\n    depends_on: []\n    cycle: 0\n-->\n"
+    )
+    result, _ = render("--plan-body", str(path))
+    assert [(row["step"], row["cycle"]) for row in result["ports"]] == [("s1", 0), ("s2", 0)]
+    text = run_cli(["render", "--plan-body", str(path)]).stdout.decode()
+    assert "| code | s1 | 0 | no |  |\n| code | s2 | 0 | no |  |\n" in text
 
 
 def test_an_invalid_spine_exits_1_with_the_lines_that_parsed(tmp_path: Path) -> None:
