@@ -84,7 +84,7 @@ def test_the_878_graph_draws_dependencies_terminals_and_dashes_s2_to_s9() -> Non
         "  s3 -.-> s7",
     ]
     assert lines[-1] == "  class s2,s3,s4,s5,s6,s7,s8,s9 noslice"
-    assert lines[-2] == "  classDef noslice stroke-dasharray: 6 4,fill:#fafafa"
+    assert lines[-2] == "  classDef noslice stroke-dasharray: 6 4,stroke:#888,fill:#fafafa"
 
 
 def test_the_878_summary_fences_the_graph_and_lists_the_findings() -> None:
@@ -97,7 +97,7 @@ def test_the_878_summary_fences_the_graph_and_lists_the_findings() -> None:
         "a step needs)\n"
         "- dotted arrow: from a step to the next step its port lists (the port's lane: the "
         "later step is dispatched after it)\n"
-        "- dashed box: no frame-slice block carries the step\n"
+        "- dashed grey outline: no frame-slice block carries the step\n"
         "- ⏹ terminal (rounded): the step that produces its port's terminal credit (a "
         "`#terminal` token or `terminal: true`); steps may still come after it\n"
         "\n#### Findings (validate)"

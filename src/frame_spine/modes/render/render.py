@@ -94,7 +94,7 @@ def mermaid_graph(steps: Sequence[StepNode]) -> str:
     lines.extend(f"  {before} -.-> {after}" for before, after in _lane_edges(steps, ids))
     dashed = [ids[node.step] for node in steps if not node.has_slice]
     if dashed:
-        lines.append("  classDef noslice stroke-dasharray: 6 4,fill:#fafafa")
+        lines.append("  classDef noslice stroke-dasharray: 6 4,stroke:#888,fill:#fafafa")
         lines.append(f"  class {','.join(dashed)} noslice")
     return "".join(f"{line}\n" for line in lines)
 
@@ -122,7 +122,7 @@ def graph_section(steps: Sequence[StepNode]) -> str:
 
 
 def _legend(steps: Sequence[StepNode]) -> str:
-    """The legend under the graph (SPEC 13): what solid and dotted arrows, dashed boxes and
+    """The legend under the graph (SPEC 13): what solid and dotted arrows, dashed outlines and
     terminal steps mean, each line only when the graph shows one (``""``: none)."""
     ids = _node_ids(steps)
     lines = []
@@ -137,7 +137,7 @@ def _legend(steps: Sequence[StepNode]) -> str:
             "the later step is dispatched after it)"
         )
     if any(not node.has_slice for node in steps):
-        lines.append("- dashed box: no frame-slice block carries the step")
+        lines.append("- dashed grey outline: no frame-slice block carries the step")
     if any(node.terminal for node in steps):
         lines.append(
             "- ⏹ terminal (rounded): the step that produces its port's terminal credit (a "
