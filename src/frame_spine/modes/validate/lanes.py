@@ -229,8 +229,9 @@ def port_lanes(depends_on: Mapping[str, Sequence[str]], ports: Sequence[PortRout
         ports: the spine's port lines, in any order (they are taken in sorted name order).
 
     Returns:
-        :class:`Lanes`. Near-linear in steps plus edges in every plan met so far (see the
-        module's notes), never recursive; never raises.
+        :class:`Lanes`. Linear in steps plus edges when no lane edge can close a cycle (the
+        common case); otherwise Pearce-Kelly inside the regions where one can (the module's
+        notes: quadratic at worst). Never recursive; never raises.
     """
     steps = list(depends_on)
     count = len(steps)
