@@ -77,15 +77,17 @@ bench: $(VENV)/.installed-test
 # Screenshots of the job summaries as a user sees them (a development tool, not part of
 # `make test` or CI): tools/make_summaries.py runs the entrypoint against the loopback fake API
 # and writes docs/screenshots/*.md; tools/screenshot_summary.py renders each with cmark-gfm,
-# draws Mermaid and photographs it with headless Chromium into docs/screenshots/*.png.
-# screenshot-tools installs chromium, cmark-gfm, fonts and the pinned npm packages.
+# draws Mermaid and photographs it with headless Chromium into docs/screenshots/*.png. The
+# hand-written Mermaid smoke check (tools/summaries/*.md) is photographed beside its source,
+# out of the user's pictures. screenshot-tools installs chromium, cmark-gfm, fonts and the
+# pinned npm packages.
 screenshot-tools:
 	bash tools/setup_screenshot_tools.sh
 
 screenshots: $(VENV)/.installed-test screenshot-tools
 	PYTHONPATH=. $(BIN)/python tools/make_summaries.py docs/screenshots
-	$(BIN)/python tools/screenshot_summary.py --out-dir docs/screenshots \
-		docs/screenshots/*.md tools/summaries/*.md
+	$(BIN)/python tools/screenshot_summary.py --out-dir docs/screenshots docs/screenshots/*.md
+	$(BIN)/python tools/screenshot_summary.py --out-dir tools/summaries tools/summaries/*.md
 
 clean:
 	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis dist build src/*.egg-info

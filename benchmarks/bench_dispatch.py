@@ -1,43 +1,71 @@
-"""Benchmark the dispatch matrix of validate (SPEC 14) on a 12-step plan.
+"""Benchmark validate's dispatch matrix (SPEC 14): the twelve-step plan, a 5,000-step chain and
+a 10,000-step plan with lanes; with ``--before REV``, the same plans through the code of an
+earlier revision too, in the same run.
 
-Run: ``.venv/bin/python benchmarks/bench_dispatch.py`` (from any directory).
+Run: ``.venv/bin/python benchmarks/bench_dispatch.py [--before REV]`` (from any directory;
+``REV`` is any git revision of this repository, e.g. ``main`` before port lanes were merged,
+or ``0eddc0a``: its ``src/`` is extracted with ``git archive`` into a temporary directory and
+imported from there by a subprocess, so no copy of old code is kept anywhere else).
 
-The plan: 12 steps on four ports, the shape of a mid-size change (one schema step, three
-readers after it, four writers each after one reader or two, two docs steps, one integration
-step and a terminal review), with every slice in a sibling comment.
+The plans:
 
-Printed: the walk order with waves, the waves, ``ready`` after ``--completed-steps s1,s2``;
-the median wall time (and quartiles) of ``frame-spine validate --format json`` against
-``frame-spine lookup`` of one step of the same plan (interleaved, so machine noise hits both
-alike), and the in-process median of the matrix alone (:func:`with_dispatch` after
-validation). Targets (exit 1 when one fails): the walk and waves below; the validate run
-within 1.5x of the lookup run.
+- **12 steps** on four ports, the shape of a mid-size change (one schema step, three readers
+  after it, four writers each after one reader or two, two docs steps, one integration step
+  and a terminal review), every slice in a sibling comment. Its implement-code port lists
+  s1 ... s8, so with lanes those eight run one after another.
+- **chain 5,000** (and **chain 10,000**, to show the growth): each step depends on the one
+  before, one port lists them in that order: the commonest shape, lanes agreeing with
+  ``depends_on`` (a cycle check per lane edge would make it quadratic).
+- **lanes 10,000**: 10,000 steps over 20 ports; each step depends on one or two of the 30
+  steps before it and is routed by one port, round robin, so that most of the lane agrees
+  with ``depends_on``; every 50th pair of a port's neighbours is swapped (inserted steps,
+  non-monotonic), which now and then puts a lane against ``depends_on`` (a
+  ``lane-order-conflict`` each).
+
+Printed, per plan and per code (``after``: this checkout; ``before``: ``REV``): the median
+in-process time of one validation (scan, rules, matrix: :func:`validate_scanned` and
+:func:`with_dispatch`) with quartiles, the number of waves, the lane-order-conflict count;
+the twelve-step plan's walk and waves; the median CLI wall time of ``frame-spine validate``
+against ``frame-spine lookup`` of one step of the twelve-step plan (interleaved, so machine
+noise hits both alike), and the median wall and CPU time of ``validate`` of the 10,000-step
+plan with lanes.
+
+Targets (exit 1 when one is missed): the twelve-step walk and waves below; ``validate`` of the
+twelve-step plan within 1.5x of the lookup; ``frame-spine validate`` of the 10,000-step plan
+with lanes under 1 s of CPU time (user and system, process start included: on a machine shared
+with other work the wall time also counts the waiting; both are printed); chain 10,000 within
+3x of chain 5,000 (linear is 2x, quadratic 4x).
 """
 
 from __future__ import annotations
 
+import argparse
 import json
+import os
+import random
+import resource
 import statistics
 import subprocess
 import sys
+import tarfile
 import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "src"))
+sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from frame_spine.core.plan import scan_bodies  # noqa: E402
-from frame_spine.modes.validate.dispatch import DispatchIds, with_dispatch  # noqa: E402
-from frame_spine.modes.validate.rules import validate_scanned  # noqa: E402
+from targets import report_targets  # noqa: E402
 
-CLI = ROOT / ".venv" / "bin" / "frame-spine"
+PYTHON = sys.executable
 RUNS = 21
 WARMUP = 2
 ISSUE = 912
 POINTER = 7000000913
 STAMP = "2026-08-02T10:00:00Z"
 RATIO_LIMIT = 1.5
+CPU_LIMIT = 1.0  # seconds: frame-spine validate of the 10,000-step plan with lanes
+GROWTH_LIMIT = 3.0  # chain 10,000 / chain 5,000
 
 # (step, depends_on, port)
 STEPS = [
@@ -54,24 +82,69 @@ STEPS = [
     ("s11", "s5, s6, s7, s8", "implement-test"),
     ("s12", "s9, s10, s11", "review"),
 ]
+# With lanes: implement-code runs s1 ... s8 in order, implement-docs s9 then s10. (By
+# depends_on alone the waves were [[s1], [s2, s3, s4, s9], [s5, s6, s7, s8], [s10, s11],
+# [s12]].)
 WALK = [
     ("s1", 1),
     ("s2", 2),
-    ("s3", 2),
-    ("s4", 2),
-    ("s5", 3),
-    ("s6", 3),
-    ("s7", 3),
-    ("s8", 3),
+    ("s3", 3),
+    ("s4", 4),
+    ("s5", 5),
+    ("s6", 6),
+    ("s7", 7),
+    ("s8", 8),
     ("s9", 2),
-    ("s10", 4),
-    ("s11", 4),
-    ("s12", 5),
+    ("s10", 7),
+    ("s11", 9),
+    ("s12", 10),
 ]
-WAVES = [["s1"], ["s2", "s3", "s4", "s9"], ["s5", "s6", "s7", "s8"], ["s10", "s11"], ["s12"]]
+WAVES = [
+    ["s1"],
+    ["s2", "s9"],
+    ["s3"],
+    ["s4"],
+    ["s5"],
+    ["s6"],
+    ["s7", "s10"],
+    ["s8"],
+    ["s11"],
+    ["s12"],
+]
+
+# The worker: one plan, one code base (the PYTHONPATH it is started with); prints one JSON
+# line. Only functions that every revision with a dispatch matrix has.
+WORKER = """
+import json, statistics, sys, time
+from frame_spine.core.plan import scan_bodies
+from frame_spine.core.spine import parse_spine
+from frame_spine.modes.validate.dispatch import DispatchIds, with_dispatch
+from frame_spine.modes.validate.rules import validate_scanned
+
+plan_file, sibling_file, issue, runs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
+plan = open(plan_file, encoding="utf-8").read()
+sibling = open(sibling_file, encoding="utf-8").read() if sibling_file != "-" else None
+times, cpu = [], []
+forget = getattr(parse_spine, "cache_clear", lambda: None)  # each run from nothing
+for _ in range(runs):
+    forget()
+    start, start_cpu = time.perf_counter(), time.process_time()
+    comments = scan_bodies(plan, sibling)
+    result = validate_scanned(comments, issue_number=issue)
+    dispatch = with_dispatch(result, comments, DispatchIds(issue)).dispatch
+    times.append(time.perf_counter() - start)
+    cpu.append(time.process_time() - start_cpu)
+q1, median, q3 = statistics.quantiles(times, n=4) if runs > 1 else (times[0],) * 3
+print(json.dumps({
+    "median": median, "q1": q1, "q3": q3, "cpu": statistics.median(cpu),
+    "status": result.status, "errors": result.errors,
+    "conflicts": sum(f.code == "lane-order-conflict" for f in result.findings),
+    "steps": len(dispatch.steps), "waves": [list(w) for w in dispatch.waves],
+}))
+"""
 
 
-def bodies() -> tuple[str, str]:
+def twelve_step_bodies() -> tuple[str, str]:
     """The 12-step plan and its sibling."""
     ports: dict[str, list[str]] = {}
     for step, _depends, port in STEPS:
@@ -97,10 +170,88 @@ def bodies() -> tuple[str, str]:
     return plan, "\n".join(sibling) + "\n"
 
 
-def timed(args: list[str]) -> tuple[float, bytes]:
+def generated_plan(depends: list[list[int]], lanes: dict[str, list[int]]) -> str:
+    """One body (plan and slices together) of steps s1..sN: ``depends[i]`` are step i+1's
+    ``depends_on`` (1-based step numbers), ``lanes`` each port's steps in list order."""
+    port_of = {step: port for port, steps in lanes.items() for step in steps}
+    lines = [
+        f"<!-- plan-issue-{ISSUE} -->",
+        "",
+        "<!-- frame-spine",
+        "spine_schema_version: 2",
+        f"generated_at: {STAMP}",
+        "coverage: complete",
+        "ports:",
+    ]
+    lines += [f"  {port}: [{', '.join(f's{n}' for n in steps)}]" for port, steps in lanes.items()]
+    lines.append("slices:")
+    for number, items in enumerate(depends, 1):
+        lines += [f"  s{number}:", "    ac_refs: [AC1]"]
+        lines += [f"    depends_on: [{', '.join(f's{n}' for n in items)}]", "    cycle: 1"]
+    lines.append("-->")
+    for number in range(1, len(depends) + 1):
+        lines += ["<!-- frame-slice", f"step_id: s{number}", f"provides: [{port_of[number]}]"]
+        lines += [f"requirement-contract: do s{number}", "-->"]
+    return "\n".join(lines) + "\n"
+
+
+def chain_plan(count: int) -> str:
+    """Each step depends on the one before; one port lists them in that order."""
+    depends = [[number - 1] if number > 1 else [] for number in range(1, count + 1)]
+    return generated_plan(depends, {"implement-code": list(range(1, count + 1))})
+
+
+def lanes_plan(count: int = 10_000, ports: int = 20) -> str:
+    """The 10,000-step plan with lanes (see the module's notes); the same every run."""
+    rng = random.Random(14)
+    depends = [
+        sorted(rng.sample(range(max(1, number - 30), number), min(number - 1, rng.randint(1, 2))))
+        for number in range(1, count + 1)
+    ]
+    lanes: dict[str, list[int]] = {f"port-{index:02}": [] for index in range(ports)}
+    for number in range(1, count + 1):
+        lanes[f"port-{(number - 1) % ports:02}"].append(number)
+    for steps in lanes.values():
+        for index in range(0, len(steps) - 1, 50):
+            steps[index], steps[index + 1] = steps[index + 1], steps[index]
+    return generated_plan(depends, lanes)
+
+
+def extract_src(revision: str, into: Path) -> Path:
+    """``src/`` of ``revision`` (``git archive``) under ``into``; returns that ``src``."""
+    into.mkdir(parents=True)
+    archive = into / "src.tar"
+    with archive.open("wb") as out:
+        subprocess.run(["git", "-C", str(ROOT), "archive", revision, "src"], stdout=out, check=True)
+    with tarfile.open(archive) as tar:
+        tar.extractall(into, filter="data")
+    return into / "src"
+
+
+def measure(src: Path, plan: Path, sibling: Path | None, runs: int) -> dict[str, object]:
+    """The worker's figures for ``plan`` with the code under ``src``."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    args = [str(plan), str(sibling) if sibling else "-", str(ISSUE), str(runs)]
+    completed = subprocess.run(
+        [PYTHON, "-c", WORKER, *args], capture_output=True, text=True, env=env, check=True
+    )
+    figures: dict[str, object] = json.loads(completed.stdout)
+    return figures
+
+
+def cli_time(src: Path, args: list[str]) -> tuple[float, float, str]:
+    """One ``frame-spine`` run with the code under ``src``: its wall time, its CPU time (user
+    and system, process start included: what other load on the machine does not change), and
+    its stdout."""
+    env = {**os.environ, "PYTHONPATH": str(src)}
+    command = [PYTHON, "-c", "from frame_spine.cli import main; main()", *args]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
-    completed = subprocess.run([str(CLI), *args], capture_output=True, check=False)
-    return time.perf_counter() - start, completed.stdout
+    completed = subprocess.run(command, capture_output=True, text=True, env=env, check=False)
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = after.ru_utime - before.ru_utime + after.ru_stime - before.ru_stime
+    return wall, cpu, completed.stdout
 
 
 def quartiles(values: list[float]) -> str:
@@ -108,52 +259,107 @@ def quartiles(values: list[float]) -> str:
     return f"median {median * 1000:.0f} ms (quartiles {q1 * 1000:.0f}-{q3 * 1000:.0f})"
 
 
+def shown(figures: dict[str, object]) -> str:
+    waves = figures["waves"]
+    assert isinstance(waves, list)
+    median, q1, q3 = (float(str(figures[key])) * 1000 for key in ("median", "q1", "q3"))
+    cpu = float(str(figures["cpu"])) * 1000
+    return (
+        f"{median:8.1f} ms ({q1:.1f}-{q3:.1f}), CPU {cpu:.1f} ms, {figures['status']}, "
+        f"{len(waves):,} waves, {figures['conflicts']} lane-order-conflicts"
+    )
+
+
 def main() -> int:
-    plan, sibling = bodies()
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--before", metavar="REV", help="also measure this git revision's code")
+    args = parser.parse_args()
     failures: list[str] = []
-    with tempfile.TemporaryDirectory() as folder:
-        plan_file, sibling_file = Path(folder, "plan.md"), Path(folder, "sibling.md")
-        plan_file.write_text(plan)
-        sibling_file.write_text(sibling)
+    with tempfile.TemporaryDirectory(prefix="bench-dispatch-") as scratch:
+        folder = Path(scratch)
+        codes = {"after": ROOT / "src"}
+        if args.before:
+            codes = {"before": extract_src(args.before, folder / "before"), **codes}
+        plan12, sibling12 = twelve_step_bodies()
+        files: dict[str, tuple[Path, Path | None, int]] = {}
+        for name, plan, sibling, runs in (
+            ("12 steps", plan12, sibling12, 200),
+            ("chain 5,000", chain_plan(5_000), None, 7),
+            ("chain 10,000", chain_plan(10_000), None, 7),
+            ("lanes 10,000", lanes_plan(), None, 7),
+        ):
+            plan_file = folder / f"{name.replace(' ', '-').replace(',', '')}.md"
+            plan_file.write_text(plan, "utf-8")
+            sibling_file = None
+            if sibling is not None:
+                sibling_file = plan_file.with_suffix(".sibling.md")
+                sibling_file.write_text(sibling, "utf-8")
+            files[name] = (plan_file, sibling_file, runs)
+        print("one validation in process (scan, rules, matrix): median (quartiles)")
+        results: dict[tuple[str, str], dict[str, object]] = {}
+        for name, (plan_file, sibling_file, runs) in files.items():
+            for code, src in codes.items():
+                figures = measure(src, plan_file, sibling_file, runs)
+                results[name, code] = figures
+                print(f"  {name:13} {code:6} {shown(figures)}")
+            if "before" in codes:
+                ratio = float(str(results[name, "after"]["median"])) / float(
+                    str(results[name, "before"]["median"])
+                )
+                print(f"  {name:13} after / before: {ratio:.2f}")
+        growth = float(str(results["chain 10,000", "after"]["median"])) / float(
+            str(results["chain 5,000", "after"]["median"])
+        )
+        print(f"chain 10,000 / chain 5,000 (after): {growth:.2f}")
+        if growth > GROWTH_LIMIT:
+            failures.append(f"chain 10,000 is {growth:.2f}x chain 5,000 (limit {GROWTH_LIMIT})")
+
+        plan_file, sibling_file, _runs = files["12 steps"]
+        assert sibling_file is not None
         common = ["--plan-body", str(plan_file), "--slices-body", str(sibling_file)]
         validate = ["validate", *common, "--completed-steps", "s1,s2", "--format", "json"]
         lookup = ["lookup", *common, "--issue-number", str(ISSUE), "--step-id", "s12"]
         lookup += ["--generated-at", STAMP, "--format", "json"]
-        result = json.loads(timed(validate)[1])
-        dispatch = result["dispatch"]
-        walk = [(entry["step-id"], entry["wave"]) for entry in dispatch["steps"]]
-        print(f"status {result['status']}, {len(walk)} steps in {len(dispatch['waves'])} waves")
-        print("walk:", ", ".join(f"{step} (wave {wave})" for step, wave in walk))
-        print("waves:", json.dumps(dispatch["waves"]))
-        print("ready after s1,s2:", [entry["step-id"] for entry in dispatch["ready"]])
+        for code, src in codes.items():
+            dispatch = json.loads(cli_time(src, validate)[2])["dispatch"]
+            walk = [(entry["step-id"], entry["wave"]) for entry in dispatch["steps"]]
+            print(f"12 steps, {code}: walk", ", ".join(f"{s} (wave {w})" for s, w in walk))
+            print(f"12 steps, {code}: waves", json.dumps(dispatch["waves"]))
+            print(
+                f"12 steps, {code}: ready after s1,s2:",
+                [entry["step-id"] for entry in dispatch["ready"]],
+            )
         if walk != WALK or dispatch["waves"] != WAVES:
-            failures.append("walk or waves differ from the expected ones")
-        sizes = {name: len(json.dumps(dispatch[name], separators=(",", ":"))) for name in dispatch}
-        print("output sizes (bytes):", sizes)
+            failures.append("the twelve-step walk or waves differ from the expected ones")
+
+        src = codes["after"]
         times: dict[str, list[float]] = {"validate": [], "lookup": []}
         for run in range(WARMUP + RUNS):
-            for name, args in (("validate", validate), ("lookup", lookup)):
-                elapsed = timed(args)[0]
+            for name, command in (("validate", validate), ("lookup", lookup)):
+                elapsed = cli_time(src, command)[0]
                 if run >= WARMUP:
                     times[name].append(elapsed)
-    for name, values in times.items():
-        print(f"frame-spine {name} (CLI wall time, {RUNS} runs): {quartiles(values)}")
-    ratio = statistics.median(times["validate"]) / statistics.median(times["lookup"])
-    print(f"validate / lookup: {ratio:.2f}")
-    if ratio > RATIO_LIMIT:
-        failures.append(f"validate is {ratio:.2f}x a lookup (limit {RATIO_LIMIT})")
-    comments = scan_bodies(plan, sibling)
-    checked = validate_scanned(comments, issue_number=ISSUE)
-    matrix_times = []
-    for _ in range(200):
-        start = time.perf_counter()
-        with_dispatch(checked, comments, DispatchIds(ISSUE), ("s1", "s2"))
-        matrix_times.append(time.perf_counter() - start)
-    micros = statistics.median(matrix_times) * 1e6
-    print(f"the matrix alone (in process, 200 runs): median {micros:.0f} µs")
-    for failure in failures:
-        print("FAIL:", failure)
-    return 1 if failures else 0
+        for name, values in times.items():
+            print(f"frame-spine {name}, 12 steps (CLI wall time, {RUNS} runs): {quartiles(values)}")
+        ratio = statistics.median(times["validate"]) / statistics.median(times["lookup"])
+        print(f"validate / lookup: {ratio:.2f}")
+        if ratio > RATIO_LIMIT:
+            failures.append(f"validate is {ratio:.2f}x a lookup (limit {RATIO_LIMIT})")
+
+        big = ["validate", "--plan-body", str(files["lanes 10,000"][0]), "--format", "json"]
+        for code, src in codes.items():
+            runs = [cli_time(src, big)[:2] for _ in range(7)]
+            walls, cpus = [run[0] for run in runs], [run[1] for run in runs]
+            print(
+                f"frame-spine validate, lanes 10,000, {code} (CLI, 7 runs): wall "
+                f"{quartiles(walls)}; CPU {quartiles(cpus)}"
+            )
+        if statistics.median(cpus) > CPU_LIMIT:
+            failures.append(
+                f"validate of the 10,000-step plan took {statistics.median(cpus):.2f} s of CPU "
+                f"(limit {CPU_LIMIT} s)"
+            )
+    return report_targets(failures)
 
 
 if __name__ == "__main__":

@@ -154,6 +154,8 @@ run_act() {
     --container-daemon-socket - -e "$W/event.json" --env "FAKE_API_URL=$API_URL" \
     -s "GITHUB_TOKEN=$TOKEN" 2>&1) | tee "$W/act.log" | grep -E 'e2e-act:|Job (succeeded|failed)' || true
   local passed=0 step
+  # The diamond's waves with port lanes (SPEC 14) are those of depends_on alone: its one lane
+  # with two steps (implement-code: s1, s3) agrees with s3's depends_on.
   for step in "s1 (wave 1)" "s2 (wave 2)" "s3 (wave 2)" "s4 (wave 3)"; do
     grep -qF "e2e-act: dispatch $step ok: PASS" "$W/act.log" && passed=$((passed + 1))
   done

@@ -8,6 +8,7 @@ Pure: a spine payload in, a :class:`~.spine_model.SpineParse` out (the result ty
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .inline_list import parse_inline_list
 from .spine_model import PortRoute, PortToken, Spine, SpineParse, SpineProblem, SpineSlice
@@ -273,8 +274,12 @@ class _Reader:
         return None
 
 
+@lru_cache(maxsize=4)
 def parse_spine(payload: str, first_line: int = 1) -> SpineParse:
     """Parse a spine payload (SPEC 3), collecting every problem.
+
+    The last few answers are remembered (the result is immutable by convention, and the
+    same spine is read by validate's rules, its matrix and render's picture alike).
 
     Args:
         payload: the spine block's payload (LF line ends; SPEC 2.6).

@@ -86,7 +86,8 @@ def test_ok_sets_status_markdown_result_and_the_summary(
         f"| Sibling comment | [{SIBLING_ID}](https://github.com/{REPO}/issues/878"
         f"#issuecomment-{SIBLING_ID}) |\n"
     ) in summary
-    assert "| ce-gate-cli | s9 |  | yes |  |\n" in summary
+    # Cycle: the slice's cycle: 1 (the token has no #cycle:K; SPEC 13 revision 3).
+    assert "| ce-gate-cli | s9 | 1 | yes |  |\n" in summary
     assert "```mermaid\nflowchart TD\n" in summary
     assert "  class s2,s3,s4,s5,s6,s7,s8,s9 noslice\n" in summary
     assert "#### Findings (validate): 8 errors, 1 warning\n" in summary
@@ -111,16 +112,24 @@ def test_frame_ports_in_the_workspace_marks_an_unknown_port(
     run = act(fake_github, tmp_path, ports, **{"plan-comment-id": str(PLAN_ID)})
     assert (run.returncode, run.outputs["status"]) == (0, "ok")
     assert run.stdout.splitlines()[1:] == [
-        "::warning title=frame-spine render%3A unknown-port::port ce-gate-cli (step s9) is not "
-        "in ports-dir"
+        "::warning title=frame-spine render%3A unknown-port::port ce-gate-cli (step s9) has no "
+        "file ce-gate-cli.yaml, .yml or .md in frame/ports"
     ]
-    assert "| ce-gate-cli | s9 |  | yes | ⚠️ unknown-port |\n" in run.summary
+    assert (
+        "| ce-gate-cli | s9 | 1 | yes | ⚠️ unknown-port: no ce-gate-cli.yaml/.yml/.md in "
+        "frame/ports |\n"
+    ) in run.summary
+    assert "\n#### Ports (names checked against the port files in frame/ports)\n" in run.summary
+    assert (
+        "\n`unknown-port` is render's own check of port names against the port files; "
+        "validate does not read them, so a plan can be valid with unknown ports.\n"
+    ) in run.summary
     warned = [row for row in json.loads(run.outputs["result"])["ports"] if row["warning"]]
     assert warned == [
         {
             "port": "ce-gate-cli",
             "step": "s9",
-            "cycle": None,
+            "cycle": 1,
             "terminal": True,
             "warning": "unknown-port",
         }
@@ -229,7 +238,7 @@ def test_invalid_spine_exits_1_unless_fail_on_never(
         "ce-gate-cli",
     ]
     assert (result["generated_at"], result["spine_digest"]) == (None, None)
-    assert "| ce-gate-cli | s9 |  | yes |  |\n" in run.summary
+    assert "| ce-gate-cli | s9 | 1 | yes |  |\n" in run.summary
     assert "| review |" not in run.summary
     assert run.stdout.splitlines()[1].startswith(
         "::error title=frame-spine render%3A invalid-spine::invalid frame-spine: line 27 of the "

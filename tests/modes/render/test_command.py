@@ -9,6 +9,7 @@ from pathlib import Path
 
 import pytest
 
+from frame_spine.markdown import escape_cell
 from tests.conftest import REPO as REPO_DIR
 from tests.conftest import clean_env, run_cli
 from tests.fake_github import REPO, TOKEN, FakeGitHub
@@ -71,10 +72,11 @@ def test_the_878_example_is_ok_with_nine_rows() -> None:
         ("review", "s8"),
         ("ce-gate-cli", "s9"),
     ]
+    # No #cycle:K on the token: the spine slice's cycle: 1 (SPEC 13 revision 3).
     assert ports[-1] == {
         "port": "ce-gate-cli",
         "step": "s9",
-        "cycle": None,
+        "cycle": 1,
         "terminal": True,
         "warning": None,
     }
@@ -88,7 +90,7 @@ def test_markdown_is_the_default_format() -> None:
         "### ✅ frame-spine render: `ok` (exit code 0): issue #878, spine generated_at "
         "2026-07-18T22:20:00Z\n"
     )
-    assert "| ce-gate-cli | s9 |  | yes |  |\n" in text
+    assert "| ce-gate-cli | s9 | 1 | yes |  |\n" in text
     assert "  class s2,s3,s4,s5,s6,s7,s8,s9 noslice\n" in text
 
 
@@ -99,8 +101,12 @@ def test_a_ports_dir_that_lacks_a_port_warns_on_it(tmp_path: Path) -> None:
     assert warnings(result) == [("ce-gate-cli", "unknown-port")]
     completed = run_cli(["render", "--plan-body", PLAN, "--ports-dir", str(folder)])
     text = completed.stdout.decode()
-    assert "| ce-gate-cli | s9 |  | yes | ⚠️ unknown-port |\n" in text
-    assert "\n#### Ports\n" in text
+    shown = escape_cell(str(folder))  # a table cell: the folder's `_` are escaped
+    assert (
+        f"| ce-gate-cli | s9 | 1 | yes | ⚠️ unknown-port: no ce-gate-cli.yaml/.yml/.md in "
+        f"{shown} |\n"
+    ) in text
+    assert f"\n#### Ports (names checked against the port files in {shown})\n" in text
 
 
 def test_frame_ports_under_the_current_directory_is_the_default(tmp_path: Path) -> None:
@@ -116,6 +122,25 @@ def test_frame_ports_under_the_current_directory_is_the_default(tmp_path: Path) 
         ("implement-code", "unknown-port"),
         ("ce-gate-cli", "unknown-port"),
     ]
+
+
+def test_port_files_yaml_yml_and_md_name_the_canonical_ports(tmp_path: Path) -> None:
+    # SPEC 12 "canonical port files": *.yaml, *.yml and *.md (any case of the extension) are
+    # port files; another extension, a second one, a folder or a hidden stem are not.
+    folder = ports_dir(
+        tmp_path,
+        "implement-docs.yml",
+        "implement-test.md",
+        "implement-code.YAML",
+        "review.Md",
+        "ce-gate-cli.txt",
+        "ce-gate-cli.yaml.bak",
+        ".yaml",
+    )
+    (folder / "ce-gate-cli.md").mkdir()
+    result, code = render("--plan-body", PLAN, "--ports-dir", str(folder))
+    assert (result["status"], code) == ("ok", 0)
+    assert warnings(result) == [("ce-gate-cli", "unknown-port")]
 
 
 def test_without_a_ports_dir_no_port_is_checked(tmp_path: Path) -> None:
@@ -190,6 +215,44 @@ def test_every_plan_without_a_spine_exits_0_and_says_why(
         },
         0,
     )
+
+
+@pytest.mark.parametrize(
+    "mark",
+    ["---\nspine-omitted: plan-too-small\n---\n", "The plan is too small for slices.\n"],
+    ids=["frontmatter", "prose"],
+)
+def test_a_spine_beside_plan_too_small_is_rendered(tmp_path: Path, mark: str) -> None:
+    # SPEC 12: the reference says "plan too small" wherever the words are, before reading
+    # the spine; render draws the spine that is there, and validate warns about the line.
+    path = tmp_path / "plan.md"
+    path.write_text(
+        "<!-- plan-issue-7 -->\n" + mark + "<!-- frame-spine\nspine_schema_version: 2\n"
+        "generated_at: 2026-05-04T14:30:00Z\nports:\n  code: [s1#terminal]\nslices:\n"
+        "  s1:\n    ac_refs: []\n    depends_on: []\n    cycle: 1\n-->\n"
+    )
+    result, code = render("--plan-body", str(path))
+    assert (result["status"], code, result["message"]) == ("ok", 0, None)
+    assert result["ports"] == [
+        {"port": "code", "step": "s1", "cycle": 1, "terminal": True, "warning": None}
+    ]
+    text = run_cli(["render", "--plan-body", str(path)]).stdout.decode()
+    omitted = "| ⚠️ | **spine-omitted-with-spine**" in text
+    assert omitted is mark.startswith("---")
+
+
+def test_cycle_0_is_shown_as_0_in_the_table_and_the_json(tmp_path: Path) -> None:
+    # SPEC 12 "cycle 0": #cycle:0, or a slice's cycle: 0 under a token without #cycle:K.
+    path = tmp_path / "plan.md"
+    path.write_text(
+        "<!-- plan-issue-7 -->\n<!-- frame-spine\nspine_schema_version: 2\n"
+        "generated_at: 2026-05-04T14:30:00Z\nports:\n  code: [s1#cycle:0, s2]\nslices:\n"
+        "  s2:\n    ac_refs: []\n    depends_on: []\n    cycle: 0\n-->\n"
+    )
+    result, _ = render("--plan-body", str(path))
+    assert [(row["step"], row["cycle"]) for row in result["ports"]] == [("s1", 0), ("s2", 0)]
+    text = run_cli(["render", "--plan-body", str(path)]).stdout.decode()
+    assert "| code | s1 | 0 | no |  |\n| code | s2 | 0 | no |  |\n" in text
 
 
 def test_an_invalid_spine_exits_1_with_the_lines_that_parsed(tmp_path: Path) -> None:

@@ -49,15 +49,15 @@ def test_the_878_summary_heading_facts_and_ports_table() -> None:
     assert table.splitlines() == [
         "| Port | Step | Cycle | Terminal | Warning |",
         "|:--|:--|--:|:--|:--|",
-        "| implement-docs | s1 |  | no |  |",
+        "| implement-docs | s1 | 1 | no |  |",
         "| implement-docs | s3 | 2 | no |  |",
         "| implement-docs | s7 | 3 | yes |  |",
-        "| implement-test | s2 |  | no |  |",
+        "| implement-test | s2 | 1 | no |  |",
         "| implement-test | s4 | 2 | yes |  |",
-        "| implement-code | s5 |  | no |  |",
+        "| implement-code | s5 | 1 | no |  |",
         "| implement-code | s6 | 2 | yes |  |",
-        "| review | s8 |  | yes |  |",
-        "| ce-gate-cli | s9 |  | yes |  |",
+        "| review | s8 | 1 | yes |  |",
+        "| ce-gate-cli | s9 | 1 | yes |  |",
     ]
 
 
@@ -75,8 +75,16 @@ def test_the_878_graph_draws_dependencies_terminals_and_dashes_s2_to_s9() -> Non
         "  s7 --> s8",
         "  s8 --> s9",
     ]
+    # The lanes (SPEC 14), dotted: docs s1, s3, s7; test s2, s4; code s5, s6 (no depends_on
+    # edge draws any of them).
+    assert [line for line in lines if "-.->" in line] == [
+        "  s1 -.-> s3",
+        "  s2 -.-> s4",
+        "  s5 -.-> s6",
+        "  s3 -.-> s7",
+    ]
     assert lines[-1] == "  class s2,s3,s4,s5,s6,s7,s8,s9 noslice"
-    assert lines[-2] == "  classDef noslice stroke-dasharray: 6 4,fill:#fafafa"
+    assert lines[-2] == "  classDef noslice stroke-dasharray: 6 4,stroke:#888,fill:#fafafa"
 
 
 def test_the_878_summary_fences_the_graph_and_lists_the_findings() -> None:
@@ -84,8 +92,15 @@ def test_the_878_summary_fences_the_graph_and_lists_the_findings() -> None:
     assert "\n#### Step graph\n\n```mermaid\nflowchart TD\n" in text
     assert "  class s2,s3,s4,s5,s6,s7,s8,s9 noslice\n```\n\n" in text
     assert (
-        "An arrow runs from a step to the steps that depend on it; dashed: no frame-slice "
-        "block carries the step.\n"
+        "noslice\n```\n\n"
+        "- solid arrow: from a step to the steps that depend on it (`depends_on`: the context "
+        "a step needs)\n"
+        "- dotted arrow: from a step to the next step its port lists (the port's lane: the "
+        "later step is dispatched after it)\n"
+        "- dashed grey outline: no frame-slice block carries the step\n"
+        "- ⏹ terminal (rounded): the step that produces its port's terminal credit (a "
+        "`#terminal` token or `terminal: true`); steps may still come after it\n"
+        "\n#### Findings (validate)"
     ) in text
     assert "\n#### Findings (validate): 8 errors, 1 warning\n" in text
     assert text.count("| ❌ | **unresolved-step**") == 8
@@ -95,9 +110,24 @@ def test_the_878_summary_fences_the_graph_and_lists_the_findings() -> None:
 def test_a_graph_where_every_step_has_a_slice_has_no_dashes() -> None:
     steps = [StepNode(step="s1", ports=("code",), depends_on=(), has_slice=True)]
     assert mermaid_graph(steps) == 'flowchart TD\n  s1["<b>s1</b><br>code"]\n'
-    assert graph_section(steps).endswith(
-        "\nAn arrow runs from a step to the steps that depend on it.\n"
+    # Nothing to explain: no legend.
+    assert graph_section(steps).endswith('s1["<b>s1</b><br>code"]\n```\n')
+    two = [*steps, StepNode(step="s2", ports=("code",), depends_on=("s1",), has_slice=True)]
+    assert graph_section(two).endswith(
+        "```\n\n- solid arrow: from a step to the steps that depend on it (`depends_on`: the "
+        "context a step needs)\n"
     )
+
+
+def test_a_lane_edge_that_depends_on_already_draws_is_not_drawn_twice() -> None:
+    steps = [
+        StepNode(step="s1", ports=("code",), depends_on=(), has_slice=True),
+        StepNode(step="s2", ports=("code",), depends_on=("s1",), has_slice=True, lanes=("s1",)),
+        StepNode(step="s3", ports=("code",), depends_on=(), has_slice=True, lanes=("s2", "s9")),
+    ]
+    assert mermaid_graph(steps).splitlines()[4:] == ["  s1 --> s2", "  s2 -.-> s3"]
+    assert "- dotted arrow:" in graph_section(steps)
+    assert "- dotted arrow:" not in graph_section(steps[:2])
 
 
 def test_dependencies_outside_the_spine_and_repeats_draw_no_edge() -> None:
@@ -289,10 +319,11 @@ def test_json_has_the_keys_and_value_types_of_spec_13() -> None:
         "terminal": False,
         "warning": None,
     }
+    # The token s9#terminal has no #cycle:K: the cycle is its spine slice's (SPEC 13).
     assert data["ports"][-1] == {
         "port": "ce-gate-cli",
         "step": "s9",
-        "cycle": None,
+        "cycle": 1,
         "terminal": True,
         "warning": None,
     }
@@ -360,6 +391,13 @@ def test_the_twelve_step_plan_draws_every_step_with_its_slice() -> None:
         "  s9 --> s11",
         "  s10 --> s11",
         "  s11 --> s12",
+    ]
+    assert [line for line in graph.splitlines() if "-.->" in line] == [
+        "  s2 -.-> s3",
+        "  s1 -.-> s5",
+        "  s3 -.-> s6",
+        "  s5 -.-> s8",
+        "  s6 -.-> s9",
     ]
     assert "noslice" not in graph
     assert "#### Findings" not in text

@@ -43,16 +43,17 @@ def test_the_878_plan_has_nine_port_rows_in_spine_order() -> None:
     assert result.spine_digest == (
         "sha256:0808af7262f19e81d3be92c674f68bb36ac77aabbff8fc3adb8a3d403fbd1a8a"
     )
+    # A token without #cycle:K shows its spine slice's cycle: (SPEC 13 revision 3).
     assert [(row.port, row.step, row.cycle, row.terminal) for row in result.ports] == [
-        ("implement-docs", "s1", None, False),
+        ("implement-docs", "s1", 1, False),
         ("implement-docs", "s3", 2, False),
         ("implement-docs", "s7", 3, True),
-        ("implement-test", "s2", None, False),
+        ("implement-test", "s2", 1, False),
         ("implement-test", "s4", 2, True),
-        ("implement-code", "s5", None, False),
+        ("implement-code", "s5", 1, False),
         ("implement-code", "s6", 2, True),
-        ("review", "s8", None, True),
-        ("ce-gate-cli", "s9", None, True),
+        ("review", "s8", 1, True),
+        ("ce-gate-cli", "s9", 1, True),
     ]
     assert all(row.warning is None for row in result.ports)
     assert result.message is None
@@ -124,7 +125,12 @@ def test_a_step_named_twice_is_one_node_with_both_ports() -> None:
     assert result.steps == (
         StepNode(step="s1", ports=("code",), depends_on=(), has_slice=False, terminal=False),
         StepNode(
-            step="s2", ports=("code", "docs"), depends_on=("s1",), has_slice=True, terminal=True
+            step="s2",
+            ports=("code", "docs"),
+            depends_on=("s1",),
+            has_slice=True,
+            terminal=True,
+            lanes=("s1",),
         ),
     )
 
@@ -135,6 +141,71 @@ def test_terminal_true_in_the_slices_map_marks_the_node() -> None:
         *spine_block("ports:", "  code: [s1]", "slices:", *entry("s1", "    terminal: true")),
     )
     assert [node.terminal for node in render(plan).steps] == [True]
+
+
+def test_cycle_and_terminal_fall_back_to_the_spine_slice() -> None:
+    # SPEC 13 revision 3: a token's cycle is its #cycle:K, else its slice's cycle:; it is
+    # terminal when the token says #terminal or the slice says terminal: true. Cycle 0 stays
+    # 0, from the token or from the slice; a step without a slices: entry has no cycle.
+    plan = body(
+        plan_marker(7),
+        *spine_block(
+            "ports:",
+            "  code: [s1, s2, s3#cycle:0, s4#cycle:2, s5#terminal, s9]",
+            "  docs: [s2#cycle:5]",
+            "slices:",
+            *entry("s1"),
+            *[line.replace("cycle: 1", "cycle: 0") for line in entry("s2")],
+            *entry("s3", "    terminal: true"),
+            *entry("s4", "    terminal: false"),
+            *entry("s5"),
+        ),
+    )
+    result = render(plan)
+    assert [(row.port, row.step, row.cycle, row.terminal) for row in result.ports] == [
+        ("code", "s1", 1, False),
+        ("code", "s2", 0, False),
+        ("code", "s3", 0, True),
+        ("code", "s4", 2, False),
+        ("code", "s5", 1, True),
+        ("code", "s9", None, False),
+        ("docs", "s2", 5, False),
+    ]
+    assert [(node.step, node.terminal) for node in result.steps] == [
+        ("s1", False),
+        ("s2", False),
+        ("s3", True),
+        ("s4", False),
+        ("s5", True),
+        ("s9", False),
+    ]
+
+
+def test_steps_carry_their_lane_predecessors() -> None:
+    # code lists s1, s3, s2: s3 after s1, s2 after s3 (SPEC 14); docs lists s2, s1, which
+    # would close a cycle (code is sorted first): dropped.
+    plan = body(
+        plan_marker(7),
+        *spine_block(
+            "ports:",
+            "  code: [s1, s3, s2]",
+            "  docs: [s2, s1]",
+            "slices:",
+            *entry("s1"),
+            *entry("s2", depends_on="[s1]"),
+            *entry("s3"),
+        ),
+    )
+    result = render(plan)
+    assert [(node.step, node.depends_on, node.lanes) for node in result.steps] == [
+        ("s1", (), ()),
+        ("s2", ("s1",), ("s3",)),
+        ("s3", (), ("s1",)),
+    ]
+    assert result.findings is not None
+    assert [f.code for f in result.findings.findings if f.code == "lane-order-conflict"] == [
+        "lane-order-conflict"
+    ]
 
 
 @pytest.mark.parametrize(

@@ -119,7 +119,7 @@ def test_diamond_walks_in_slices_order_with_three_waves() -> None:
 def test_walk_takes_the_earliest_step_in_slices_order_whose_dependencies_are_taken() -> None:
     # s3 comes first in slices: but waits for s1; once s1 is taken it outranks s2.
     steps = [("s3", "s1"), ("s1", ""), ("s2", "")]
-    dispatch = dispatched(steps, [("implement-code", "s1, s2, s3")])
+    dispatch = dispatched(steps, [("implement-code", "s1, s3"), ("implement-docs", "s2")])
     assert walk_of(dispatch) == [("s1", 1), ("s3", 2), ("s2", 1)]
     # Each wave's ids in walk order, not in slices: order.
     assert dispatch.waves == (("s1", "s2"), ("s3",))
@@ -128,16 +128,17 @@ def test_walk_takes_the_earliest_step_in_slices_order_whose_dependencies_are_tak
 
 def test_chain_written_backwards_walks_forwards_one_wave_per_step() -> None:
     steps = [("s3", "s2"), ("s2", "s1"), ("s1", "")]
-    dispatch = dispatched(steps, [("implement-code", "s3, s2, s1")])
+    dispatch = dispatched(steps, [("implement-code", "s1, s2, s3")])
     assert walk_of(dispatch) == [("s1", 1), ("s2", 2), ("s3", 3)]
     assert dispatch.waves == (("s1",), ("s2",), ("s3",))
     assert ready_of(dispatch) == ["s1"]
 
 
 def test_independent_steps_keep_slices_order_in_one_wave() -> None:
-    # slices: order, not numeric or lexical order of the ids.
+    # slices: order, not numeric or lexical order of the ids (one port each: no lane).
     steps = [("s10", ""), ("s2", ""), ("s1", "")]
-    dispatch = dispatched(steps, [("implement-code", "s1, s2, s10")])
+    ports = [("implement-code", "s1"), ("implement-docs", "s2"), ("review", "s10")]
+    dispatch = dispatched(steps, ports)
     assert walk_of(dispatch) == [("s10", 1), ("s2", 1), ("s1", 1)]
     assert dispatch.waves == (("s10", "s2", "s1"),)
     assert ready_of(dispatch) == ["s10", "s2", "s1"]
@@ -145,21 +146,21 @@ def test_independent_steps_keep_slices_order_in_one_wave() -> None:
 
 def test_steps_named_only_in_port_tokens_rank_after_every_mapped_step() -> None:
     # s5 and s4 are only in port tokens (s5's first token comes first); s2 waits for s1 and
-    # still outranks them once s1 is taken.
-    ports = [("implement-code", "s5, s1"), ("implement-docs", "s2"), ("review", "s4#terminal, s5")]
+    # still outranks them once s1 is taken. One port per lane-free position: no lane orders.
+    ports = [("implement-code", "s1, s2"), ("implement-docs", "s5"), ("review", "s4#terminal")]
     dispatch = dispatched([("s1", ""), ("s2", "s1")], ports, only_in_ports=("s5", "s4"))
     assert walk_of(dispatch) == [("s1", 1), ("s2", 2), ("s5", 1), ("s4", 1)]
     assert dispatch.waves == (("s1", "s5", "s4"), ("s2",))
     assert [(entry.step_id, entry.ports, entry.depends_on) for entry in dispatch.steps] == [
         ("s1", ("implement-code",), ()),
-        ("s2", ("implement-docs",), ("s1",)),
-        ("s5", ("implement-code", "review"), ()),
+        ("s2", ("implement-code",), ("s1",)),
+        ("s5", ("implement-docs",), ()),
         ("s4", ("review",), ()),
     ]
 
 
 def test_mapped_step_may_wait_for_a_step_named_only_in_port_tokens() -> None:
-    ports = [("implement-code", "s9, s1"), ("review", "s2")]
+    ports = [("implement-code", "s1"), ("implement-docs", "s9"), ("review", "s2")]
     dispatch = dispatched([("s2", "s9"), ("s1", "")], ports, only_in_ports=("s9",))
     assert walk_of(dispatch) == [("s1", 1), ("s9", 1), ("s2", 2)]
     assert dispatch.waves == (("s1", "s9"), ("s2",))

@@ -40,6 +40,8 @@ def step(step_id: str, ports: list[str], depends: list[str], wave: int) -> dict[
     }
 
 
+# e2e/plans/plan-901.md: a diamond. Port lanes (SPEC 14) change nothing here: the one port that
+# lists two steps, implement-code: [s1, s3#cycle:2], agrees with s3's depends_on: [s1].
 S1 = step("s1", ["implement-code"], [], 1)
 S2 = step("s2", ["implement-docs"], ["s1"], 2)
 S3 = step("s3", ["implement-code"], ["s1"], 2)
@@ -181,7 +183,8 @@ MANY = 4000
 def test_matrix_list_over_the_output_limit_is_left_empty_with_a_warning(
     fake_github: FakeGitHub, tmp_path: Path
 ) -> None:
-    # 4,000 independent steps: steps and ready would be about 1.1 MB each; waves fits.
+    # 4,000 independent steps (one port each, so no lane orders them): steps and ready would
+    # be about 1.07 MB each; waves fits.
     ids = [f"s{n}" for n in range(1, MANY + 1)]
     lines = [
         "<!-- plan-issue-901 -->",
@@ -189,11 +192,15 @@ def test_matrix_list_over_the_output_limit_is_left_empty_with_a_warning(
         "spine_schema_version: 2",
         f"generated_at: {STAMP}",
         "ports:",
-        f"  implement-code: [{', '.join(ids)}]",
+        *(f"  code-{n:04}: [s{n}]" for n in range(1, MANY + 1)),
         "slices:",
         *(line for step_id in ids for line in entry(step_id)),
         "-->",
-        *(line for step_id in ids for line in slice_block(step_id, "provides: [implement-code]")),
+        *(
+            line
+            for n, step_id in enumerate(ids, 1)
+            for line in slice_block(step_id, f"provides: [code-{n:04}]")
+        ),
     ]
     fake_github.add_comment(PLAN_ID, "\n".join(lines) + "\n", ISSUE)
     run = validate(tmp_path, fake_github, **{"plan-comment-id": str(PLAN_ID)})
@@ -208,7 +215,7 @@ def test_matrix_list_over_the_output_limit_is_left_empty_with_a_warning(
         "warning title=frame-spine validate%3A ready output omitted",
     ]
     assert warnings[0].endswith(
-        "::the steps output would be 1,094,894 bytes, over the 1,000,000-byte limit of a step "
+        "::the steps output would be 1,074,894 bytes, over the 1,000,000-byte limit of a step "
         "output: it is empty; a matrix holds at most 256 jobs, so dispatch a plan this large in "
         "ready batches (completed-steps), or read `frame-spine validate --format json`"
     )

@@ -765,7 +765,7 @@ def test_unknown_dependency() -> None:
         plan(
             *spine(
                 "ports:",
-                "  implement-code: [s1, s2]",
+                "  implement-code: [s2, s1]",
                 "slices:",
                 *entry("s1", depends_on="[s2, s9]"),  # s1: 9, depends_on: 11
             ),
@@ -792,8 +792,20 @@ def test_dependency_cycle_of_two() -> None:
             *slice_block("s2", "provides: [implement-code]"),
         )
     )
-    check(result, [(E, "dependency-cycle", "plan", 11, "s1", None)])
-    assert messages(result) == ["dependency cycle: s1 -> s2 -> s1"]
+    # The cycle stays the error it was; the lane s1 -> s2 inside it would close one too.
+    check(
+        result,
+        [
+            (W, "lane-order-conflict", "plan", 7, "s2", "implement-code"),
+            (E, "dependency-cycle", "plan", 11, "s1", None),
+        ],
+    )
+    assert messages(result) == [
+        "port implement-code lists s1 before s2, but s2 already comes before s1 (by "
+        "depends_on, or by the lane of a port sorted before implement-code): this lane order "
+        "is dropped",
+        "dependency cycle: s1 -> s2 -> s1",
+    ]
 
 
 def test_dependency_cycle_self_loop() -> None:
@@ -823,14 +835,18 @@ def test_dependency_cycles_each_reported_once() -> None:
             *slice_block("s3", "provides: [implement-code]"),
         )
     )
+    # Both lane edges lie inside the cycle s1 -> s3 -> s2 -> s1: each is dropped, with a
+    # warning, and the cycles stay errors.
     check(
         result,
         [
+            (W, "lane-order-conflict", "plan", 7, "s2", "implement-code"),
+            (W, "lane-order-conflict", "plan", 7, "s3", "implement-code"),
             (E, "dependency-cycle", "plan", 11, "s1", None),
             (E, "dependency-cycle", "plan", 15, "s2", None),
         ],
     )
-    assert messages(result) == [
+    assert messages(result)[2:] == [
         "dependency cycle: s1 -> s3 -> s2 -> s1",
         "dependency cycle: s2 -> s2",
     ]
@@ -841,21 +857,32 @@ def test_dependency_cycles_each_reported_once() -> None:
 CHAIN = 5000
 
 
-def chain_plan(depends_on: dict[int, str]) -> str:
-    """A plan of ``CHAIN`` steps s1..sN, one port routing to all, one slice block each;
-    ``depends_on[i]`` is step i's list (``[]`` when absent). s1's depends_on is line 11 and
-    each further step's 4 lines later."""
-    lines = ["ports:", "  p: [" + ", ".join(f"s{i}" for i in range(1, CHAIN + 1)) + "]", "slices:"]
+def chain_plan(depends_on: dict[int, str], *, lanes: str = "backward") -> str:
+    """A plan of ``CHAIN`` steps s1..sN, one slice block each; ``depends_on[i]`` is step i's
+    list (``[]`` when absent). ``lanes``: ``"backward"``, one port routing to all from sN
+    down to s1 (the order of a chain where each step depends on the next: its lanes agree);
+    ``"none"``, one port per step (no lane orders them). s1's depends_on is
+    :func:`depends_on_line` (1)."""
+    ids = [f"s{i}" for i in range(1, CHAIN + 1)]
+    if lanes == "backward":
+        ports = {"p": ids[::-1]}
+    else:
+        ports = {f"p{i:04}": [step] for i, step in enumerate(ids, 1)}
+    lines = ["ports:", *(f"  {name}: [{', '.join(steps)}]" for name, steps in ports.items())]
+    lines.append("slices:")
     for i in range(1, CHAIN + 1):
         lines += entry(f"s{i}", depends_on=depends_on.get(i, "[]"))
+    provides = {step: name for name, steps in ports.items() for step in steps}
     blocks = []
-    for i in range(1, CHAIN + 1):
-        blocks += slice_block(f"s{i}", "provides: [p]")
+    for step in ids:
+        blocks += slice_block(step, f"provides: [{provides[step]}]")
     return plan(*spine(*lines), *blocks)
 
 
-def depends_on_line(step: int) -> int:
-    return 11 + 5 * (step - 1)
+def depends_on_line(step: int, *, ports: int = 1) -> int:
+    """The line of step ``step``'s depends_on in :func:`chain_plan` with ``ports`` port
+    lines."""
+    return 10 + ports + 5 * (step - 1)
 
 
 def test_dependency_chain_of_5000_steps_is_valid() -> None:
@@ -864,10 +891,27 @@ def test_dependency_chain_of_5000_steps_is_valid() -> None:
     check(result, [])
 
 
+def test_dependency_chain_of_5000_steps_against_its_lane_warns_on_every_lane_edge() -> None:
+    # One port lists s1..s5000 while each step depends on the next: every lane edge is
+    # dropped (depends_on wins), each one warning, in linear time.
+    ids = ", ".join(f"s{i}" for i in range(1, CHAIN + 1))
+    text = chain_plan({i: f"[s{i + 1}]" for i in range(1, CHAIN)}).replace(
+        "  p: [" + ", ".join(f"s{i}" for i in range(CHAIN, 0, -1)) + "]", f"  p: [{ids}]"
+    )
+    result = validate(text)
+    check(
+        result, [(W, "lane-order-conflict", "plan", 7, f"s{i + 1}", "p") for i in range(1, CHAIN)]
+    )
+    assert messages(result)[0] == (
+        "port p lists s1 before s2, but s2 already comes before s1 (by depends_on, or by the "
+        "lane of a port sorted before p): this lane order is dropped"
+    )
+
+
 def test_dependency_cycle_through_5000_steps_is_one_finding() -> None:
     depends = {i: f"[s{i + 1}]" for i in range(1, CHAIN)} | {CHAIN: "[s1]"}
-    result = validate(chain_plan(depends))
-    check(result, [(E, "dependency-cycle", "plan", depends_on_line(1), "s1", None)])
+    result = validate(chain_plan(depends, lanes="none"))
+    check(result, [(E, "dependency-cycle", "plan", depends_on_line(1, ports=CHAIN), "s1", None)])
     steps = " -> ".join(f"s{i}" for i in range(1, CHAIN + 1))
     assert messages(result) == [f"dependency cycle: {steps} -> s1"]
 
@@ -875,10 +919,11 @@ def test_dependency_cycle_through_5000_steps_is_one_finding() -> None:
 def test_dependency_cycles_beyond_20_are_counted_in_one_finding() -> None:
     # Every step depends on the next and on s1: 5,000 cycles through s1, each longer.
     depends = {i: f"[s{i + 1}, s1]" for i in range(1, CHAIN)} | {CHAIN: "[s1]"}
-    result = validate(chain_plan(depends))
+    result = validate(chain_plan(depends, lanes="none"))
     # The walk meets the longest cycle first (s5000 -> s1), then the shorter ones on the way
     # back: s4999 -> s1, ...; the first one not listed is closed at s1 by s4980.
-    expected = [(E, "dependency-cycle", "plan", depends_on_line(1), "s1", None)] * 21
+    line = depends_on_line(1, ports=CHAIN)
+    expected = [(E, "dependency-cycle", "plan", line, "s1", None)] * 21
     check(result, expected)
     listed = messages(result)[:20]
     assert [len(message.split(" -> ")) for message in listed] == [CHAIN + 1 - k for k in range(20)]

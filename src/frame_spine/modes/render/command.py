@@ -80,17 +80,23 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     console.check_plan_sources(parser, args, "render")
     canonical = canonical_ports(os.getcwd(), args.ports_dir, contained=False)
     rendered: Rendered
+    ports_dir = None
     if isinstance(canonical, Failure):
         rendered = RenderResult.of_failure(canonical), None, None
-    elif args.plan_body is not None:
-        rendered = _render_local(args, canonical), None, None
     else:
-        rendered = _render_online(args, canonical)
+        names = None if canonical is None else canonical.names
+        ports_dir = None if canonical is None else canonical.directory
+        if args.plan_body is not None:
+            rendered = _render_local(args, names), None, None
+        else:
+            rendered = _render_online(args, names)
     result, plan, sibling = rendered
     repository = args.repo if args.plan_body is None else None
 
     def markdown(shown: RenderResult) -> str:
-        return render_markdown(shown, repository=repository, plan=plan, sibling=sibling)
+        return render_markdown(
+            shown, repository=repository, plan=plan, sibling=sibling, ports_dir=ports_dir
+        )
 
     console.print_result(args.format, result, render_json, markdown)
     return result.exit_code

@@ -25,7 +25,8 @@ class PortRow(BaseModel):
 
     Attributes:
         port: the port's name. step: the token's step id.
-        cycle: ``K`` of ``#cycle:K``, or ``None``. terminal: ``#terminal``.
+        cycle: ``K`` of ``#cycle:K``, else the spine slice's ``cycle:``, else ``None``.
+        terminal: the token's ``#terminal`` or the spine slice's ``terminal: true``.
         warning: ``"unknown-port"`` when a canonical port set is known and the port is not
             in it, else ``None``.
     """
@@ -46,6 +47,8 @@ class StepNode(BaseModel):
         step: the step id. ports: the ports routing to it, in spine order, each once.
         depends_on: its ``depends_on`` items as written (``[]`` for a step named only in port
             tokens). has_slice: whether a slice block carries it (in the plan or sibling).
+        lanes: its lane predecessors (SPEC 14: the steps its ports list before it), drawn as
+            dotted edges where no ``depends_on`` edge is drawn (not in the JSON).
         terminal: whether a token marks it ``#terminal`` or its spine entry says
             ``terminal: true`` (drawn in the graph; not in the JSON).
     """
@@ -57,6 +60,7 @@ class StepNode(BaseModel):
     depends_on: tuple[str, ...]
     has_slice: bool
     terminal: bool = Field(default=False, exclude=True)
+    lanes: tuple[str, ...] = Field(default=(), exclude=True)
 
 
 class RenderResult(BaseModel):

@@ -7,6 +7,7 @@ network code.
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 
 from ...core.status import Failure, error
 
@@ -43,9 +44,23 @@ def read_port_names(directory: str, shown: str) -> frozenset[str] | Failure:
     return frozenset(names)
 
 
+@dataclass(frozen=True, slots=True)
+class CanonicalPorts:
+    """The canonical port set of a run (SPEC 13).
+
+    Attributes:
+        names: the port names, lower-cased.
+        directory: the directory as the summary names it: the ``ports-dir`` input as given,
+            or ``frame/ports`` when that default was used.
+    """
+
+    names: frozenset[str]
+    directory: str
+
+
 def canonical_ports(
     base: str, given: str | None, *, contained: bool
-) -> frozenset[str] | Failure | None:
+) -> CanonicalPorts | Failure | None:
     """The canonical port names of a run (SPEC 13): those of ``given`` (relative to
     ``base``, or absolute for the CLI), else of ``frame/ports`` under ``base`` when that
     directory exists, else ``None`` (no port is checked).
@@ -57,7 +72,7 @@ def canonical_ports(
             link must not lead out of the workspace).
 
     Returns:
-        The lower-cased names, ``None``, or an ``error`` failure naming ``ports-dir``.
+        The :class:`CanonicalPorts`, ``None``, or an ``error`` failure naming ``ports-dir``.
     """
     if given is None:
         default = os.path.join(base, DEFAULT_PORTS_DIR)
@@ -71,4 +86,5 @@ def canonical_ports(
         real = os.path.realpath(path)
         if real != root and not real.startswith(root.rstrip(os.sep) + os.sep):
             return error(f"ports-dir {given!r} resolves outside the workspace")
-    return read_port_names(path, given)
+    names = read_port_names(path, given)
+    return names if isinstance(names, Failure) else CanonicalPorts(names, given)

@@ -28,7 +28,7 @@ from ...step.emitted import utf8_size
 from ...workflow_commands import json_line
 from ..validate.models import ValidationResult
 from ..validate.render import findings_table
-from .models import RenderResult, StepNode
+from .models import PortRow, RenderResult, StepNode
 
 #: Above this many steps the graph is left out (the table stays): SPEC 13.
 MAX_GRAPH_STEPS = 100
@@ -68,10 +68,22 @@ def _node(node_id: str, node: StepNode) -> str:
     return f'  {node_id}(["{label}"])' if node.terminal else f'  {node_id}["{label}"]'
 
 
+def _lane_edges(steps: Sequence[StepNode], ids: dict[str, str]) -> list[tuple[str, str]]:
+    """The lane edges (SPEC 14) that no ``depends_on`` edge already draws, ``(from, to)`` as
+    node ids, in step order."""
+    return [
+        (ids[before], ids[node.step])
+        for node in steps
+        for before in node.lanes
+        if before in ids and before not in node.depends_on
+    ]
+
+
 def mermaid_graph(steps: Sequence[StepNode]) -> str:
-    """The step graph as a Mermaid ``flowchart`` (SPEC 13): one node per step, an edge from
-    each ``depends_on`` step (in the spine) to the step that depends on it, steps without a
-    slice block dashed. Without the fence; ends with a newline."""
+    """The step graph as a Mermaid ``flowchart`` (SPEC 13): one node per step, a solid edge
+    from each ``depends_on`` step (in the spine) to the step that depends on it, a dotted
+    edge for each lane edge (SPEC 14) no solid one draws, steps without a slice block
+    dashed. Without the fence; ends with a newline."""
     ids = _node_ids(steps)
     lines = ["flowchart TD"]
     lines.extend(_node(ids[node.step], node) for node in steps)
@@ -79,15 +91,16 @@ def mermaid_graph(steps: Sequence[StepNode]) -> str:
         for dependency in dict.fromkeys(node.depends_on):
             if dependency in ids:
                 lines.append(f"  {ids[dependency]} --> {ids[node.step]}")
+    lines.extend(f"  {before} -.-> {after}" for before, after in _lane_edges(steps, ids))
     dashed = [ids[node.step] for node in steps if not node.has_slice]
     if dashed:
-        lines.append("  classDef noslice stroke-dasharray: 6 4,fill:#fafafa")
+        lines.append("  classDef noslice stroke-dasharray: 6 4,stroke:#888,fill:#fafafa")
         lines.append(f"  class {','.join(dashed)} noslice")
-    return "\n".join(lines) + "\n"
+    return "".join(f"{line}\n" for line in lines)
 
 
 def graph_section(steps: Sequence[StepNode]) -> str:
-    """The step graph in a ```` ```mermaid ```` fence, with a legend line; or a one-line
+    """The step graph in a ```` ```mermaid ```` fence, with its legend; or a one-line
     note when it is left out (more than :data:`MAX_GRAPH_STEPS` steps, or a diagram over
     :data:`MAX_GRAPH_CHARACTERS` characters). Empty when there are no steps."""
     if not steps:
@@ -104,17 +117,53 @@ def graph_section(steps: Sequence[StepNode]) -> str:
             f"The graph is left out: its {len(graph):,} characters are over Mermaid's "
             f"{MAX_GRAPH_CHARACTERS:,}-character limit; the table above lists every port.\n"
         )
-    legend = "An arrow runs from a step to the steps that depend on it"
+    legend = _legend(steps)
+    return f"{heading}```mermaid\n{graph}```\n" + (f"\n{legend}" if legend else "")
+
+
+def _legend(steps: Sequence[StepNode]) -> str:
+    """The legend under the graph (SPEC 13): what solid and dotted arrows, dashed outlines and
+    terminal steps mean, each line only when the graph shows one (``""``: none)."""
+    ids = _node_ids(steps)
+    lines = []
+    if any(dependency in ids for node in steps for dependency in node.depends_on):
+        lines.append(
+            "- solid arrow: from a step to the steps that depend on it (`depends_on`: the "
+            "context a step needs)"
+        )
+    if _lane_edges(steps, ids):
+        lines.append(
+            "- dotted arrow: from a step to the next step its port lists (the port's lane: "
+            "the later step is dispatched after it)"
+        )
     if any(not node.has_slice for node in steps):
-        legend += "; dashed: no frame-slice block carries the step"
-    return f"{heading}```mermaid\n{graph}```\n\n{legend}.\n"
+        lines.append("- dashed grey outline: no frame-slice block carries the step")
+    if any(node.terminal for node in steps):
+        lines.append(
+            "- ⏹ terminal (rounded): the step that produces its port's terminal credit (a "
+            "`#terminal` token or `terminal: true`); steps may still come after it"
+        )
+    return "".join(f"{line}\n" for line in lines)
 
 
-def _port_rows(result: RenderResult) -> list[str]:
+def _warning_cell(row: PortRow, ports_dir: str | None) -> str:
+    """The Warning cell: empty, or ``⚠️ unknown-port`` and why (SPEC 13: the port has no file
+    of its name in the ports directory)."""
+    if not row.warning:
+        return ""
+    if ports_dir is None:
+        return f"⚠️ {escape_cell(row.warning)}"
+    return (
+        f"⚠️ {escape_cell(row.warning)}: no {escape_cell(row.port)}.yaml/.yml/.md in "
+        f"{escape_cell(ports_dir)}"
+    )
+
+
+def _port_rows(result: RenderResult, ports_dir: str | None) -> list[str]:
     return [
         f"| {escape_cell(row.port)} | {escape_cell(row.step)} | "
         f"{'' if row.cycle is None else row.cycle} | {'yes' if row.terminal else 'no'} | "
-        f"{'⚠️ ' + escape_cell(row.warning) if row.warning else ''} |\n"
+        f"{_warning_cell(row, ports_dir)} |\n"
         for row in result.ports
     ]
 
@@ -187,25 +236,37 @@ def render_markdown(
     repository: str | None = None,
     plan: CommentLink | None = None,
     sibling: CommentLink | None = None,
+    ports_dir: str | None = None,
     limit: int = SUMMARY_LIMIT,
 ) -> str:
     """The picture of a plan as Markdown (SPEC 13), under ``limit`` UTF-8 bytes: a heading
     naming the issue and the spine's ``generated_at``; one line saying why when there is no
     (valid) spine; the ports table; the step graph; validate's findings.
 
-    Table rows that do not fit are left out with a visible note; the graph is left out
-    (with a note) rather than cut.
+    ``ports_dir``: the ports directory as shown (the ``ports-dir`` input, or ``frame/ports``),
+    named where the table warns ``unknown-port``. Table rows that do not fit are left out
+    with a visible note; the graph is left out (with a note) rather than cut.
     """
     text = clip_utf8(_head(result, repository, plan, sibling), limit // 4)
     if result.ports:
-        checked = "" if result.ports_checked else " (no ports-dir: port names not checked)"
+        if not result.ports_checked:
+            checked = " (no ports-dir: port names not checked)"
+        elif ports_dir is not None:
+            checked = f" (names checked against the port files in {escape_cell(ports_dir)})"
+        else:
+            checked = ""
         table = (
             f"\n#### Ports{checked}\n\n| Port | Step | Cycle | Terminal | Warning |\n"
             "|:--|:--|--:|:--|:--|\n"
         )
         note = "{left} not shown here; the `result` output has all."
-        rows = _port_rows(result)
+        rows = _port_rows(result, ports_dir)
         text = table_within(text + table, rows, len(rows), note, limit // 2, noun="more port row")
+        if any(row.warning for row in result.ports):
+            text += (
+                "\n`unknown-port` is render's own check of port names against the port files; "
+                "validate does not read them, so a plan can be valid with unknown ports.\n"
+            )
     graph = graph_section(result.steps)
     if utf8_size(text + graph) < limit * 3 // 4:
         text += graph

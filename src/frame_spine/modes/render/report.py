@@ -23,21 +23,25 @@ from .ports import canonical_ports
 from .render import render_dict, render_markdown
 
 
-def _rendered(step: StepContext) -> tuple[OnlineRendering, str | None]:
-    """Inputs -> canonical ports -> fetch, validate, decide; and the repository (``None``
-    when the inputs were refused). No request is made for a refused input."""
+def _rendered(step: StepContext) -> tuple[OnlineRendering, str | None, str | None]:
+    """Inputs -> canonical ports -> fetch, validate, decide; the repository (``None`` when
+    the inputs were refused) and the ports directory as shown (``None``: no port checked).
+    No request is made for a refused input."""
     target = parse_target(step.resolved_inputs())
     settings = parse_inputs(RenderSettings, step.inputs)
     if isinstance(target, Failure):
-        return OnlineRendering(RenderResult.of_failure(target)), None
+        return OnlineRendering(RenderResult.of_failure(target)), None, None
     ids = {"issue": target.issue_number, "plan_comment_id": target.plan_comment_id}
     if isinstance(settings, Failure):
-        return OnlineRendering(RenderResult.of_failure(settings, **ids)), target.repository
+        return OnlineRendering(RenderResult.of_failure(settings, **ids)), target.repository, None
     workspace = step.environ.get("GITHUB_WORKSPACE") or os.getcwd()
     canonical = canonical_ports(workspace, settings.ports_dir, contained=True)
     if isinstance(canonical, Failure):
-        return OnlineRendering(RenderResult.of_failure(canonical, **ids)), target.repository
-    return render_online(target, step.fetcher(target), canonical), target.repository
+        failed = RenderResult.of_failure(canonical, **ids)
+        return OnlineRendering(failed), target.repository, None
+    names = None if canonical is None else canonical.names
+    directory = None if canonical is None else canonical.directory
+    return render_online(target, step.fetcher(target), names), target.repository, directory
 
 
 def _result_output(result: RenderResult) -> str:
@@ -53,7 +57,7 @@ def _result_output(result: RenderResult) -> str:
     return text
 
 
-def _annotations(result: RenderResult) -> list[Annotation]:
+def _annotations(result: RenderResult, ports_dir: str | None) -> list[Annotation]:
     """An error for a status that fails (a notice for ``missing-spine``), and a warning per
     port token routed through an unknown port."""
     annotations = []
@@ -66,7 +70,8 @@ def _annotations(result: RenderResult) -> list[Annotation]:
         Annotation(
             "warning",
             "frame-spine render: unknown-port",
-            f"port {row.port} (step {row.step}) is not in ports-dir",
+            f"port {row.port} (step {row.step}) has no file {row.port}.yaml, .yml or .md in "
+            f"{ports_dir or 'ports-dir'}",
         )
         for row in result.ports
         if row.warning
@@ -77,13 +82,14 @@ def _annotations(result: RenderResult) -> list[Annotation]:
 def report(step: StepContext) -> StepReport:
     """Render a plan for the action (SPEC 13, 8): inputs -> fetch (or discover) -> validate
     -> the picture (outputs, summary = the ``markdown`` output, annotations). Never raises."""
-    outcome, repository = _rendered(step)
+    outcome, repository, ports_dir = _rendered(step)
     result = outcome.result
     markdown = render_markdown(
         result,
         repository=repository,
         plan=link_of(outcome.plan),
         sibling=link_of(outcome.sibling),
+        ports_dir=ports_dir,
         limit=OUTPUT_LIMIT,
     )
     findings = result.findings
@@ -113,6 +119,6 @@ def report(step: StepContext) -> StepReport:
         ),
         exit_code=exit_code,
         job_summary=settings.job_summary,
-        annotations=_annotations(result),
+        annotations=_annotations(result, ports_dir),
         full_list="the job summary and the `result` output list them",
     )

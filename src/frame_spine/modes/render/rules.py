@@ -85,16 +85,21 @@ def _slice_steps(comments: ScannedComments) -> frozenset[str]:
     )
 
 
-def port_rows(routes: Iterable[PortRoute], canonical: frozenset[str] | None) -> list[PortRow]:
-    """One row per port token, in spine order (SPEC 13); ``unknown-port`` for a port whose
-    name (compared case-insensitively) is not in ``canonical`` (lower-cased names; ``None``:
-    no port is checked)."""
+def port_rows(
+    routes: Iterable[PortRoute], slices: Iterable[SpineSlice], canonical: frozenset[str] | None
+) -> list[PortRow]:
+    """One row per port token, in spine order (SPEC 13, revision 3): its cycle is the
+    token's ``#cycle:K``, else the spine slice's ``cycle:`` (``None`` when the step has no
+    ``slices:`` entry); it is terminal when the token says ``#terminal`` or the slice says
+    ``terminal: true``; ``unknown-port`` for a port whose name (compared case-insensitively)
+    is not in ``canonical`` (lower-cased names; ``None``: no port is checked)."""
+    entries = {entry.step: entry for entry in slices}
     return [
         PortRow(
             port=route.name,
             step=token.step,
-            cycle=token.cycle,
-            terminal=token.terminal,
+            cycle=_cycle(token.cycle, entries.get(token.step)),
+            terminal=token.terminal or _slice_terminal(entries.get(token.step)),
             warning=(
                 UNKNOWN_PORT
                 if canonical is not None and route.name.lower() not in canonical
@@ -106,11 +111,23 @@ def port_rows(routes: Iterable[PortRoute], canonical: frozenset[str] | None) -> 
     ]
 
 
+def _cycle(token: int | None, entry: SpineSlice | None) -> int | None:
+    """A token's cycle: its own ``#cycle:K``, else its spine slice's ``cycle:`` (SPEC 13)."""
+    if token is not None or entry is None:
+        return token
+    return entry.cycle
+
+
+def _slice_terminal(entry: SpineSlice | None) -> bool:
+    return entry is not None and entry.terminal is True
+
+
 def step_nodes(
     routes: Sequence[PortRoute], slices: Sequence[SpineSlice], with_slice: frozenset[str]
 ) -> list[StepNode]:
-    """Every spine step in rank order, with its ports, dependencies, whether a slice block
-    carries it and whether it is terminal (a ``#terminal`` token or ``terminal: true``)."""
+    """Every spine step in rank order, with its ports, dependencies, lane predecessors (SPEC
+    14), whether a slice block carries it and whether it is terminal (a ``#terminal`` token
+    or ``terminal: true``)."""
     terminal = {token.step for route in routes for token in route.tokens if token.terminal}
     terminal.update(entry.step for entry in slices if entry.terminal)
     return [
@@ -118,6 +135,7 @@ def step_nodes(
             step=ranked.step,
             ports=ranked.ports,
             depends_on=ranked.depends_on,
+            lanes=ranked.lanes,
             has_slice=ranked.step in with_slice,
             terminal=ranked.step in terminal,
         )
@@ -181,7 +199,7 @@ def render_scanned(
             status=Status.OK,
             generated_at=spine.generated_at,
             spine_digest=found.digest,
-            ports=tuple(port_rows(spine.ports, canonical)),
+            ports=tuple(port_rows(spine.ports, spine.slices, canonical)),
             steps=tuple(step_nodes(spine.ports, spine.slices, with_slice)),
             **shared,
         )
@@ -194,7 +212,7 @@ def render_scanned(
     slices = parsed.slices if parsed is not None else ()
     return RenderResult(
         status=found.status,
-        ports=tuple(port_rows(routes, canonical)),
+        ports=tuple(port_rows(routes, slices, canonical)),
         steps=tuple(step_nodes(routes, slices, with_slice)),
         message=found.message,
         **shared,

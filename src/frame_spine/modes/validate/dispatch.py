@@ -1,9 +1,11 @@
 """The dispatch matrix (SPEC 14): one entry per spine step, in walk order, with its wave.
 
-Pure: a spine in, the matrix out. :func:`walk` is the order of SPEC 14 — repeatedly take,
-among the steps not yet taken whose ``depends_on`` steps are all taken, the one that ranks
-first (:func:`ranked_steps`: the spine's ``slices:`` map, then the steps named only in port
-tokens, in the order of their first token). It is Kahn's algorithm with a heap of ranks:
+Pure: a spine in, the matrix out. A step's *predecessors* are its ``depends_on`` steps and
+its lane predecessors (:mod:`.lanes`: the step before it in each port's token list, unless
+that would close a cycle). :func:`walk` is the order of SPEC 14 — repeatedly take, among the
+steps not yet taken whose predecessors are all taken, the one that ranks first
+(:func:`ranked_steps`: the spine's ``slices:`` map, then the steps named only in port tokens,
+in the order of their first token). It is Kahn's algorithm with a heap of ranks:
 O((steps + edges) log steps), iterative (a 5,000-step chain is fine). A step in a cycle, or
 one that depends on a step that is not in the spine, is never taken (validate reports both as
 errors, and an invalid plan is never dispatched: :func:`plan_dispatch` gives ``[]`` then).
@@ -21,6 +23,7 @@ from pydantic import BaseModel, ConfigDict
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
 from ...core.spine_model import PortRoute, Spine, SpineSlice
 from ...inputs import Inputs, StepIds
+from .lanes import spine_lanes
 
 if TYPE_CHECKING:
     from .models import ValidationResult
@@ -35,32 +38,47 @@ class RankedStep:
         ports: the names of the ports whose tokens route to it, in spine order, each once.
         depends_on: its ``depends_on`` items as written, each once (``()`` for a step named
             only in port tokens).
+        lanes: its lane predecessors that were kept (SPEC 14), each once, in the order their
+            lane edges were added (``()``: none).
     """
 
     step: str
     ports: tuple[str, ...]
     depends_on: tuple[str, ...]
+    lanes: tuple[str, ...] = ()
+
+    @property
+    def predecessors(self) -> tuple[str, ...]:
+        """Its ``depends_on`` steps, then its lane predecessors not among them (SPEC 14)."""
+        return tuple(dict.fromkeys(self.depends_on + self.lanes))
 
 
 def ranked_steps(ports: Sequence[PortRoute], slices: Sequence[SpineSlice]) -> list[RankedStep]:
     """Every step in the spine (SPEC 3: a key under ``slices:`` or the step of a port token),
     in rank order: the ``slices:`` map first, then the steps named only in port tokens, in
-    the order of their first token (SPEC 14)."""
+    the order of their first token (SPEC 14); each with its lane predecessors
+    (:func:`~.lanes.spine_lanes`)."""
     routed: dict[str, list[str]] = {}
     for route in ports:
         for token in route.tokens:
             names = routed.setdefault(token.step, [])
             if route.name not in names:
                 names.append(route.name)
+    lanes = spine_lanes(ports, slices).before
     ranked = [
         RankedStep(
-            entry.step, tuple(routed.get(entry.step, ())), tuple(dict.fromkeys(entry.depends_on))
+            entry.step,
+            tuple(routed.get(entry.step, ())),
+            tuple(dict.fromkeys(entry.depends_on)),
+            lanes.get(entry.step, ()),
         )
         for entry in slices
     ]
     mapped = {entry.step for entry in slices}
     ranked.extend(
-        RankedStep(step, tuple(names), ()) for step, names in routed.items() if step not in mapped
+        RankedStep(step, tuple(names), (), lanes.get(step, ()))
+        for step, names in routed.items()
+        if step not in mapped
     )
     return ranked
 
@@ -72,15 +90,16 @@ def walk(steps: Sequence[RankedStep]) -> list[tuple[RankedStep, int]]:
         steps: the steps in rank order (:func:`ranked_steps`), each step id once.
 
     Returns:
-        ``[(step, wave), ...]`` in walk order; ``wave`` is 1 for a step without dependencies,
+        ``[(step, wave), ...]`` in walk order; ``wave`` is 1 for a step without predecessors,
         else 1 + the largest wave among them. Steps in a dependency cycle, or depending on a
         step not in ``steps``, are left out. Linearithmic, never recursive.
     """
     rank = {ranked.step: index for index, ranked in enumerate(steps)}
     waiting = [0] * len(steps)
     dependents: list[list[int]] = [[] for _ in steps]
-    for index, ranked in enumerate(steps):
-        for dependency in ranked.depends_on:
+    predecessors = [ranked.predecessors for ranked in steps]
+    for index, before in enumerate(predecessors):
+        for dependency in before:
             waiting[index] += 1
             if dependency in rank:
                 dependents[rank[dependency]].append(index)
@@ -91,7 +110,7 @@ def walk(steps: Sequence[RankedStep]) -> list[tuple[RankedStep, int]]:
     while ready:
         index = heapq.heappop(ready)
         ranked = steps[index]
-        wave = 1 + max((waves[dependency] for dependency in ranked.depends_on), default=0)
+        wave = 1 + max((waves[dependency] for dependency in predecessors[index]), default=0)
         waves[ranked.step] = wave
         order.append((ranked, wave))
         for child in dependents[index]:
@@ -131,8 +150,8 @@ class Dispatch(BaseModel):
     Attributes:
         steps: one :class:`MatrixEntry` per spine step, in walk order.
         waves: the step ids of each wave, wave 1 first, each in walk order.
-        ready: the ``steps`` entries not completed whose dependencies are all completed
-            (without completed steps: wave 1), in walk order.
+        ready: the ``steps`` entries not completed whose predecessors (``depends_on`` and
+            lanes) are all completed (without completed steps: wave 1), in walk order.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -199,8 +218,8 @@ def matrix(
     done = frozenset(completed or ())
     ready = tuple(
         entry
-        for entry in steps
-        if entry.step_id not in done and all(step in done for step in entry.depends_on)
+        for entry, (ranked, _wave) in zip(steps, walked, strict=True)
+        if entry.step_id not in done and all(step in done for step in ranked.predecessors)
     )
     return Dispatch(
         steps=steps, waves=tuple(tuple(waves[wave]) for wave in sorted(waves)), ready=ready

@@ -61,6 +61,7 @@ class Code(StrEnum):
     UNROUTED_STEP = "unrouted-step"
     EXPLORATORY_SLICE = "exploratory-slice"
     TERMINAL_MISMATCH = "terminal-mismatch"
+    LANE_ORDER_CONFLICT = "lane-order-conflict"
     OLDER_PLAN_COMMENTS = "older-plan-comments"
     SPINE_OMITTED_WITH_SPINE = "spine-omitted-with-spine"
     UNREACHABLE_SLICE = "unreachable-slice"
@@ -80,6 +81,7 @@ _SEVERITY = {
     Code.UNROUTED_STEP: Severity.WARNING,
     Code.EXPLORATORY_SLICE: Severity.WARNING,
     Code.TERMINAL_MISMATCH: Severity.WARNING,
+    Code.LANE_ORDER_CONFLICT: Severity.WARNING,
     Code.OLDER_PLAN_COMMENTS: Severity.WARNING,
     Code.SPINE_OMITTED_WITH_SPINE: Severity.WARNING,
     Code.UNREACHABLE_SLICE: Severity.WARNING,

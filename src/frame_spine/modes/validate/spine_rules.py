@@ -1,5 +1,5 @@
 """Validate's rules on the one parsed spine (SPEC 10): stamps, port order, coverage, steps
-and slice blocks, routing, dependencies, provided ports.
+and slice blocks, routing, dependencies, port lanes (SPEC 14), provided ports.
 
 Pure: :class:`~.facts.PlanFacts` and the :class:`~frame_spine.core.spine_model.Spine` in, findings
 out. Each rule family is one function, listed in :data:`SPINE_RULES`.
@@ -14,6 +14,7 @@ from ...core.slices import exploratory_reason, slice_exploratory, slice_ports
 from ...core.spine_model import Spine
 from ...core.stamps import StampKind, read_stamp
 from .facts import PlanFacts
+from .lanes import spine_lanes
 from .models import Code, Finding, at_block, error, warning
 
 
@@ -193,6 +194,25 @@ def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     return found
 
 
+def lane_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
+    """``lane-order-conflict`` for each lane edge dropped because it would close a cycle
+    (SPEC 14: :func:`~.lanes.spine_lanes`), at the port's line; ``step`` is the step the port
+    lists second, which keeps no lane predecessor there."""
+    return [
+        warning(
+            Code.LANE_ORDER_CONFLICT,
+            f"port {conflict.port} lists {conflict.earlier} before {conflict.later}, but "
+            f"{conflict.later} already comes before {conflict.earlier} (by depends_on, or by "
+            f"the lane of a port sorted before {conflict.port}): this lane order is dropped",
+            comment=facts.spine_comment,
+            line=conflict.line,
+            step=conflict.later,
+            port=conflict.port,
+        )
+        for conflict in spine_lanes(spine.ports, spine.slices).conflicts
+    ]
+
+
 #: Dependency cycles listed one by one; the rest are counted in one more finding, so the
 #: work stays linear in the plan however many cycles it holds (SPEC 10).
 MAX_LISTED_CYCLES = 20
@@ -370,5 +390,6 @@ SPINE_RULES: tuple[SpineRule, ...] = (
     slice_block_rule,
     routing_rule,
     dependency_rule,
+    lane_rule,
     provided_port_rule,
 )
