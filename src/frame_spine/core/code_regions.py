@@ -114,7 +114,7 @@ def code_lines(text: str) -> CodeLines:
         return NO_CODE
     data = text.encode("utf-8", "surrogatepass")
     parsed = with_footnote_references(data)
-    ranges = _code_ranges(data, _render_html(parsed))
+    ranges = _code_ranges(data, render_html(parsed, GFM_EXTENSIONS))
     if parsed is not data and ranges and ranges[-1][1] > (last := data.count(b"\n") + 1):
         # The references ran on inside a block the body leaves open (a fence, at the end).
         ranges = [(first, min(end, last)) for first, end in ranges if first <= last]
@@ -230,8 +230,3 @@ def _skip_lines(data: bytes, pos: int, lines: int) -> int:
     for _ in range(lines):
         pos = data.index(b"\n", pos) + 1
     return pos
-
-
-def _render_html(data: bytes) -> bytes:
-    """Parse UTF-8 ``data`` with GitHub's extensions; return the HTML with source positions."""
-    return render_html(data, GFM_EXTENSIONS)
