@@ -4,14 +4,15 @@ Why it exists: :mod:`frame_spine.core.code_regions` needs cmark-gfm (the C libra
 renders comments with) to render a body as HTML with source positions, with GitHub's comment
 extensions and footnotes, and to give back every byte it allocated. cmarkgfm's public Python
 helpers (``markdown_to_html_with_extensions``, ``render_html`` and the ``parser_*`` wrappers)
-never free the document tree nor the rendered HTML: measured with every release from 2022.10.27
-to 2025.10.22, a realistic 64 KB plan leaks about 1.1 MB per parse through them (4.4 MB for a
-64 KB body of lists and tables), which audit mode would pay once per comment. No public name
-frees either. So this module calls cmark-gfm's own C API (``cmark-gfm.h``, stable across the
-0.29 line: parser, extensions, ``cmark_render_html``, ``cmark_node_free`` and the allocator
-that freed the HTML) through :mod:`ctypes`, on the shared library that cmarkgfm ships. The
-one private name it needs is where that library is: the file of cmarkgfm's compiled module
-``cmarkgfm._cmark``. The option bits come from cmarkgfm's public ``cmarkgfm.cmark.Options``.
+never free the document tree nor the rendered HTML: measured with releases 2022.10.27,
+2024.1.14, 2024.11.20, 2025.10.20 and 2025.10.22, a realistic 64 KB plan leaks about 1.1 MB
+per parse through them (4.4 MB for a 64 KB body of lists and tables), which audit mode would
+pay once per comment. No public name frees either. So this module calls cmark-gfm's own C
+API (``cmark-gfm.h``, stable across the 0.29 line: parser, extensions, ``cmark_render_html``,
+``cmark_node_free`` and the allocator that freed the HTML) through :mod:`ctypes`, on the
+shared library that cmarkgfm ships. The one private name it needs is where that library is:
+the file of cmarkgfm's compiled module ``cmarkgfm._cmark``. The option bits come from
+cmarkgfm's public ``cmarkgfm.cmark.Options``.
 
 Layering: this is a leaf below ``core`` (it imports nothing of the package); ``core`` calls
 its one pure function, :func:`render_html`, bytes in and bytes out. Loading a shared library

@@ -1,7 +1,7 @@
 """SPEC 2.4, differential: the scanner's examples are exactly the heads GitHub shows as code.
 
-Hypothesis generates ordinary comment bodies that mix lists (bullets and numbered, nested),
-block quotes, footnote definitions (referenced or not, nested in lists, quotes and each other,
+Hypothesis generates ordinary comment bodies that mix lists (bullets, numbered and task-list
+items, nested), block quotes (some of them alerts), footnote definitions (referenced or not, nested in lists, quotes and each other,
 with continuation lines indented fully, partly or not at all), tables, fences (backtick and
 tilde, indented, unclosed, with lines that look like closers but are not), indented code,
 HTML blocks like ``<details>``, paragraphs and frame blocks (both head forms, payloads that
@@ -106,7 +106,11 @@ PROSE = (
 )
 FOOTNOTE_LABELS = ("note", "note", "n1", "Note", "x-2")
 FENCE_INFO = ("", "", "markdown", "yaml title", " text")
-LIST_MARKERS = ("- ", "* ", "+ ", "1. ", "10. ", "2) ", "-   ")
+# Task-list items among them: the tasklist extension marks an item, it opens no block.
+LIST_MARKERS = ("- ", "* ", "+ ", "1. ", "10. ", "2) ", "-   ", "- [ ] ", "* [x] ", "1. [X] ")
+# GitHub shows a block quote whose first line is one of these as an alert; to cmark-gfm it is
+# a block quote like any other.
+ALERTS = ("[!NOTE]", "[!WARNING]", "[!TIP]")
 
 
 @st.composite
@@ -239,6 +243,8 @@ def list_block(draw: st.DrawFn, depth: int) -> list[str]:
 def quote_block(draw: st.DrawFn, depth: int) -> list[str]:
     prefix = draw(st.sampled_from(["> ", "> ", ">"]))
     inner = draw(chunks(depth, top=False, max_size=3))
+    if draw(st.booleans()):
+        inner = [draw(st.sampled_from(ALERTS)), *inner]
     out = [prefix + line for line in inner]
     if draw(st.booleans()):
         out.append(draw(leaf(top=False)))  # a lazy line, or one that ends the quote
