@@ -366,6 +366,10 @@ def test_footnote_code_before_later_code_keeps_the_ranges_in_order() -> None:
     assert_code(body, [2, 7, 10])
 
 
+def test_a_nul_in_a_label() -> None:
+    assert code_lines("[^a\x00]: Template:\n\n        " + S1).lines() == [3]
+
+
 def test_a_reference_label_differs_in_case_from_its_definition() -> None:
     assert_code(lines("See[^NOTE].", "", "[^note]: T:", "", "        x"), [5])
 
@@ -405,7 +409,9 @@ def test_a_body_ending_in_an_open_fence_swallows_the_references() -> None:
         (b"[^b]: 1\n[^a]: 2\n[^b]: 3", b"[^b]: 1\n[^a]: 2\n[^b]: 3\n\n[^b] [^a]\n"),
         (b"- > [^q]: x\n[^a]: [^b]: y\n", b"- > [^q]: x\n[^a]: [^b]: y\n\n\n[^q] [^a] [^b]\n"),
         (b"`[^c]:` [^d e]: [^\xc3\xa9]:", b"`[^c]:` [^d e]: [^\xc3\xa9]:\n\n[^c] [^\xc3\xa9]\n"),
-        (b"[^]: [^\t]: [^a\x00]:", b"[^]: [^\t]: [^a\x00]:"),
+        (b"[^]: [^\t]: [^a b]: [^a\nb]:", b"[^]: [^\t]: [^a b]: [^a\nb]:"),
+        # cmark reads a NUL as U+FFFD, in the definition and in the reference alike.
+        (b"[^a\x00]:", b"[^a\x00]:\n\n[^a\x00]\n"),
     ],
 )
 def test_with_footnote_references(body: bytes, expected: bytes) -> None:
