@@ -9,7 +9,12 @@ installed; it is not a dependency) the same pass written with markdown-it-py's t
 measured beside it, as the comparison that chose the library. Import costs (``-X importtime``,
 median of several fresh interpreters) are printed first.
 
-Targets (exit 1 when one fails): every cmarkgfm ratio <= 2.5.
+Before the shapes, the realistic plans (with and without footnotes) at 64 KB and 128 KB, the
+sizes of real plan comments: median CPU time of the process (the target: on a machine
+shared with other work, wall time measures the machine), and wall time beside it.
+
+Targets (exit 1 when one fails): every cmarkgfm ratio <= 2.5; each realistic plan at 64 KB
+and 128 KB under 20 ms of CPU time.
 """
 
 from __future__ import annotations
@@ -30,6 +35,8 @@ from frame_spine.core.code_regions import code_lines
 ROOT = Path(__file__).resolve().parent.parent
 MIB = 1 << 20
 RATIO_LIMIT = 2.5
+REALISTIC_LIMIT_MS = 20.0
+REALISTIC_SIZES = (64 * 1024, 128 * 1024)
 BUDGET_S = 4.0
 MIN_SAMPLES = 3
 MAX_SAMPLES = 15
@@ -123,6 +130,33 @@ def fence_openers(total: int) -> str:
     return _fill(total, lambda _i: "```python\n~~~ info\n````\n<!-- frame-slice\n   ~~~~~ text\n")
 
 
+def realistic_footnotes(total: int) -> str:
+    """The realistic plan, each chunk also holding a referenced footnote with a template."""
+    chunk = realistic(4096)[len(LEAD) :]
+    return _fill(
+        total,
+        lambda i: (
+            chunk
+            + f"A note[^t{i}].\n\n[^t{i}]: Template:\n    ```\n    <!-- frame-slice\n    ```\n\n"
+        ),
+    )
+
+
+def many_footnotes(total: int) -> str:
+    """Thousands of unreferenced footnote definitions, each holding indented code."""
+    return _fill(total, lambda i: f"[^n{i}]: Template:\n\n        <!-- frame-slice -->\n\n")
+
+
+def footnotes_on_one_line(total: int) -> str:
+    """Footnote definitions nested on one line (``[^0]: [^1]: ...``: depth n/6)."""
+    return (LEAD + "".join(f"[^{i}]: " for i in range(total // 6)))[:total]
+
+
+def footnote_references(total: int) -> str:
+    """One footnote definition and thousands of references to it."""
+    return _fill(total, lambda i: "[^a]: x\n\n" if i == 0 else "see[^a] ")
+
+
 SHAPES: dict[str, Callable[[int], str]] = {
     "realistic plan with code examples": realistic,
     "nested lists (depth sqrt n)": nested_lists,
@@ -136,6 +170,10 @@ SHAPES: dict[str, Callable[[int], str]] = {
     "thousands of fences": many_fences,
     "thousands of indented blocks": many_indented,
     "fence openers, never closed": fence_openers,
+    "realistic plan with footnotes": realistic_footnotes,
+    "thousands of footnote definitions": many_footnotes,
+    "footnotes nested on one line": footnotes_on_one_line,
+    "thousands of footnote references": footnote_references,
 }
 
 
@@ -174,9 +212,13 @@ def import_ms(module: str) -> float:
 
 
 def measure(
-    run: Callable[[str], object], small: str, large: str, factor: float = 1.0
+    run: Callable[[str], object],
+    small: str,
+    large: str,
+    factor: float = 1.0,
+    clock: Callable[[], float] = time.perf_counter,
 ) -> tuple[float, float]:
-    """Medians of ``run`` on ``small`` and ``large``, samples interleaved."""
+    """Medians of ``run`` on ``small`` and ``large`` by ``clock``, samples interleaved."""
     start = time.perf_counter()
     run(small)
     run(large)
@@ -187,9 +229,9 @@ def measure(
     gc.collect()
     for _ in range(rounds):
         for body, times in ((small, small_times), (large, large_times)):
-            begin = time.perf_counter()
+            begin = clock()
             run(body)
-            times.append(time.perf_counter() - begin)
+            times.append(clock() - begin)
     return statistics.median(small_times), statistics.median(large_times)
 
 
@@ -197,6 +239,7 @@ def main() -> int:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--size-mib", type=float, default=1.0, help="n (2n is also measured)")
     options.add_argument("--markdown-it", action="store_true", help="also time markdown-it-py")
+    options.add_argument("--only", help="only the shapes whose name holds this text")
     args = options.parse_args()
     n = int(args.size_mib * MIB)
     other = markdown_it_pass() if args.markdown_it else None
@@ -208,15 +251,31 @@ def main() -> int:
     elif args.markdown_it:
         print("markdown-it-py is not installed: its column is left out")
     print()
+    failures = []
+    uncached = code_lines.__wrapped__
+    for name in ("realistic plan with code examples", "realistic plan with footnotes"):
+        small, large = (SHAPES[name](size) for size in REALISTIC_SIZES)
+        wall = [t * 1e3 for t in measure(uncached, small, large)]
+        times = [t * 1e3 for t in measure(uncached, small, large, clock=time.process_time)]
+        print(
+            f"{name + ', 64 KB / 128 KB':52} CPU {times[0]:6.2f} ms / {times[1]:6.2f} ms"
+            f"  (wall {wall[0]:.2f} ms / {wall[1]:.2f} ms)"
+        )
+        failures += [
+            f"{name} at {size // 1024} KB: {ms:.2f} ms >= {REALISTIC_LIMIT_MS:g} ms"
+            for size, ms in zip(REALISTIC_SIZES, times, strict=True)
+            if ms >= REALISTIC_LIMIT_MS
+        ]
+    print()
     header = f"{'shape':36} {'cmarkgfm n':>11} {'2n':>9} {'ratio':>6}"
     if other is not None:
         header += f" {'markdown-it n':>14} {'2n':>9} {'ratio':>6}"
     print(header)
     print("-" * len(header))
 
-    failures = []
-    uncached = code_lines.__wrapped__
     for name, build in SHAPES.items():
+        if args.only and args.only not in name:
+            continue
         small, large = build(n), build(2 * n)
         t_small, t_large = measure(uncached, small, large)
         ratio = t_large / t_small

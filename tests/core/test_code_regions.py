@@ -13,7 +13,13 @@ import sys
 import pytest
 
 from frame_spine.core.blocks import Block, HeadRef, MarkerLine, scan_comment
-from frame_spine.core.code_regions import CodeLines, code_lines, might_hold_code
+from frame_spine.core.code_regions import (
+    GFM_EXTENSIONS,
+    CodeLines,
+    code_lines,
+    might_hold_code,
+    with_footnote_references,
+)
 from frame_spine.core.frontmatter import plan_variants, spine_omitted
 from frame_spine.core.status import Status
 from tests import code_lines as oracle
@@ -44,10 +50,13 @@ def lines(*items: str) -> str:
 
 
 def assert_code(body: str, expected: list[int]) -> None:
-    """``code_lines`` gives exactly ``expected``; so does the oracle when installed."""
+    """``code_lines`` gives exactly ``expected``; so does the oracle when installed (for the
+    body's own lines: it also counts the footnote references it appends when the body ends
+    inside an open fence)."""
     assert code_lines(body).lines() == expected
     if oracle.available():
-        assert sorted(oracle.code_lines(body)) == expected
+        lines = body.count("\n") + 1
+        assert sorted(line for line in oracle.code_lines(body) if line <= lines) == expected
 
 
 EXAMPLE_SPINE = (
@@ -227,6 +236,270 @@ def test_table_then_indented_line() -> None:
     body = lines("| a | b |", "|---|---|", "| c | d |", "", "    <!-- frame-spine -->")
     assert_code(body, [5])
     assert scan_comment(body).examples == (HeadRef(SPINE, 5),)
+
+
+# --- footnote definitions (SPEC 2.4, revision 3) -----------------------------------------
+# GitHub renders footnotes in comments: a definition's content is shown at the end of the
+# comment, and cmark-gfm keeps its source positions. cmark-gfm drops a definition nothing
+# references, so code_lines parses with one reference per label appended: its code is code
+# whether or not the text references it.
+
+TEMPLATE_S2 = ("<!-- frame-slice", "step_id: s2", "rc: the template's text", "-->")
+S1 = "<!-- frame-slice step_id: s1 -->"
+
+
+@pytest.mark.parametrize("reference", ["", "See the template[^note].\n\n"])
+@pytest.mark.parametrize("blank", [True, False])
+def test_fence_indented_in_a_footnote_definition_is_code(reference: str, blank: bool) -> None:
+    # With or without a blank line (a fence interrupts the definition's paragraph), and
+    # whether or not the text references the note.
+    body = reference + lines(
+        "[^note]: Template:",
+        *([""] if blank else []),
+        "    ```markdown",
+        *("    " + x for x in TEMPLATE_S2),
+        "    ```",
+        "",
+        S1,
+    )
+    first = reference.count("\n") + (4 if blank else 3)
+    assert_code(body, list(range(first, first + 4)))
+    scan = scan_comment(body)
+    assert scan.examples == (HeadRef(SLICE, first),)
+    assert scan.blocks == (Block(SLICE, "step_id: s1", first + 6, first + 6, False),)
+
+
+def test_indented_code_in_a_footnote_definition_is_code() -> None:
+    # The definition's content starts 4 columns in, so 8 spaces is indented code inside it.
+    body = lines("[^n]: Example:", "", "        " + S1, "", "<!-- frame-slice step_id: s2 -->")
+    assert_code(body, [3])
+    scan = scan_comment(body)
+    assert scan.examples == (HeadRef(SLICE, 3),)
+    assert scan.blocks == (Block(SLICE, "step_id: s2", 5, 5, False),)
+
+
+@pytest.mark.parametrize("blank", [True, False])
+def test_a_head_shown_as_html_in_a_footnote_definition_is_live(blank: bool) -> None:
+    # Four spaces in a definition are its content column: the head is an HTML block there,
+    # not indented code (it was read as indented code before footnotes were parsed).
+    body = lines("[^note]: The step:", *([""] if blank else []), "    " + S1)
+    assert_code(body, [])
+    scan = scan_comment(body)
+    assert scan.examples == ()
+    head = 3 if blank else 2
+    assert scan.blocks == (Block(SLICE, "step_id: s1", head, head, False),)
+
+
+def test_nested_footnote_definitions() -> None:
+    # An inner definition inside an outer one; GitHub shows both in the footnotes section.
+    body = lines(
+        "Plan.",
+        "",
+        "[^outer]: Outer.",
+        "    [^inner]: Inner template:",
+        "",
+        "        ```",
+        "        <!-- frame-slice step_id: s2 -->",
+        "        ```",
+        "",
+        S1,
+    )
+    assert_code(body, [7])
+    scan = scan_comment(body)
+    assert scan.examples == (HeadRef(SLICE, 7),)
+    assert scan.blocks == (Block(SLICE, "step_id: s1", 10, 10, False),)
+
+
+def test_a_footnote_definition_in_a_list_item() -> None:
+    body = lines(
+        "- step one",
+        "",
+        "  [^n]: Template:",
+        "",
+        "      ~~~",
+        "      <!-- frame-slice step_id: s2 -->",
+        "      ~~~",
+        "",
+        S1,
+    )
+    assert_code(body, [6])
+    scan = scan_comment(body)
+    assert scan.examples == (HeadRef(SLICE, 6),)
+    assert scan.blocks == (Block(SLICE, "step_id: s1", 9, 9, False),)
+
+
+def test_a_footnote_definition_in_a_block_quote() -> None:
+    body = lines("> [^n]: Template:", ">     ```", ">     x", ">     ```", "", S1)
+    assert_code(body, [3])
+
+
+@pytest.mark.parametrize("blank", [">", "  "])
+def test_a_blank_line_that_is_not_empty_ends_a_footnote_definition(blank: str) -> None:
+    # cmark-gfm continues a definition over a blank line only when the line is empty: a
+    # quoted blank line (">") or one of spaces ends it, so the fence below is indented code
+    # of the quote or of the comment (its content: the fence lines themselves).
+    prefix = ">" if blank == ">" else ""
+    body = lines(
+        prefix + " [^n]: Template:", blank, *(prefix + "     " + x for x in ("```", "x", "```"))
+    )
+    assert_code(body, [3, 4, 5])
+
+
+def test_a_footnote_definition_on_the_line_of_another() -> None:
+    # "[^a]: [^b]: ..." opens b inside a. The oracle (tests/code_lines.py) finds labels only
+    # after container markers at the start of a line, so it drops an unreferenced b; with a
+    # reference to b it agrees with code_lines.
+    body = lines("[^a]: [^b]: Template:", "", "            " + TEMPLATE_S2[0], "", S1)
+    assert code_lines(body).lines() == [3]
+    if oracle.available():
+        assert sorted(oracle.code_lines(body)) == []
+        assert sorted(oracle.code_lines(body + "\n\n[^b]")) == [3]
+    assert scan_comment(body).examples == (HeadRef(SLICE, 3),)
+
+
+def test_footnote_code_before_later_code_keeps_the_ranges_in_order() -> None:
+    # The HTML holds definitions last; the ranges are still in line order.
+    body = lines("```", "a", "```", "", "[^n]: T:", "", "        b", "", "```", "c", "```")
+    regions = code_lines(body)
+    assert regions == CodeLines(((2, 2), (7, 7), (10, 10)))
+    assert [line for line in range(1, 12) if line in regions] == [2, 7, 10]
+    assert_code(body, [2, 7, 10])
+
+
+def test_a_nul_in_a_label() -> None:
+    assert code_lines("[^a\x00]: Template:\n\n        " + S1).lines() == [3]
+
+
+def test_a_reference_label_differs_in_case_from_its_definition() -> None:
+    assert_code(lines("See[^NOTE].", "", "[^note]: T:", "", "        x"), [5])
+
+
+# What GitHub never shows is not code, so a head in it is live: the same as the oracle.
+
+
+def test_a_second_definition_of_a_label_is_not_shown() -> None:
+    # The first definition of a label wins; GitHub drops the second, contents and all.
+    body = lines("[^n]: First:", "", "        a", "", "[^n]: Second:", "", "        " + S1)
+    assert_code(body, [3])
+    assert scan_comment(body).blocks == (Block(SLICE, "step_id: s1", 7, 7, False),)
+
+
+@pytest.mark.parametrize("label", ["a[b", "x" * 1001])
+def test_a_definition_no_reference_can_name_is_not_shown(label: str) -> None:
+    # A label holding "[" or longer than 1,000 characters cannot be referenced.
+    body = lines(f"[^{label}]: Template:", "", "        " + S1)
+    assert_code(body, [])
+    assert scan_comment(body).blocks == (Block(SLICE, "step_id: s1", 3, 3, False),)
+
+
+def test_a_body_ending_in_an_open_fence_swallows_the_references() -> None:
+    # The appended references land inside the fence, so an unreferenced definition is
+    # dropped (SPEC 2.4's procedure, and the oracle's); a referenced one is still shown.
+    tail = ("[^n]: Template:", "", "        " + S1, "", "```", "unclosed")
+    assert_code(lines(*tail), [6])
+    assert scan_comment(lines(*tail)).blocks == (Block(SLICE, "step_id: s1", 3, 3, False),)
+    assert_code(lines("See[^n].", "", *tail), [5, 8])
+
+
+@pytest.mark.parametrize(
+    ("body", "expected"),
+    [
+        (b"no labels here", b"no labels here"),
+        (b"a reference[^x] only", b"a reference[^x] only"),
+        (b"[^b]: 1\n[^a]: 2\n[^b]: 3", b"[^b]: 1\n[^a]: 2\n[^b]: 3\n\n[^b] [^a]\n"),
+        (b"- > [^q]: x\n[^a]: [^b]: y\n", b"- > [^q]: x\n[^a]: [^b]: y\n\n\n[^q] [^a] [^b]\n"),
+        (b"`[^c]:` [^d e]: [^\xc3\xa9]:", b"`[^c]:` [^d e]: [^\xc3\xa9]:\n\n[^c] [^\xc3\xa9]\n"),
+        (b"[^]: [^\t]: [^a b]: [^a\nb]:", b"[^]: [^\t]: [^a b]: [^a\nb]:"),
+        # cmark reads a NUL as U+FFFD, in the definition and in the reference alike.
+        (b"[^a\x00]:", b"[^a\x00]:\n\n[^a\x00]\n"),
+    ],
+)
+def test_with_footnote_references(body: bytes, expected: bytes) -> None:
+    # Every label cmark-gfm's scanner reads, in order of first appearance, once each; a label
+    # found in a code span only adds a reference that renders as text.
+    assert with_footnote_references(body) == expected
+    if expected == body:
+        assert with_footnote_references(body) is body
+
+
+# --- GitHub's other comment extensions and options --------------------------------------
+# Measured with the library on 2,022 bodies (the oracle test's generators and the shapes
+# below): leaving out tasklist, strikethrough, autolink or tagfilter changes no body's code
+# lines; leaving out table changes 124, footnotes 888. The render options GitHub may use
+# (hard breaks, unsafe, smart, GitHub's <pre lang>) change the HTML, never the tree. Alerts
+# ("> [!NOTE]") are block quotes to cmark-gfm; GitHub restyles them after rendering.
+
+
+def test_the_extensions_are_the_oracles() -> None:
+    assert tuple(oracle.EXTENSIONS[1::2]) == GFM_EXTENSIONS
+
+
+@pytest.mark.parametrize(
+    ("body", "expected", "examples"),
+    [
+        # The item's content starts after "- ", not after the box: 6 spaces is indented code.
+        ("- [ ] Template:\n\n      " + S1 + "\n\n<!-- frame-slice step_id: s2 -->", [3], [3]),
+        ("1. [ ] a\n   ```\n   x\n   ```", [3], []),
+        ("- [ ]\n\n      code", [3], []),
+        # After the box the line is the item's paragraph: neither a fence nor indented code.
+        ("- [x] ```\n  " + S1 + "\n  ```", [], []),
+        ("- [ ]     <!-- frame-spine -->", [], []),
+    ],
+)
+def test_task_list_items_are_list_items(
+    body: str, expected: list[int], examples: list[int]
+) -> None:
+    assert_code(body, expected)
+    assert [head.line for head in scan_comment(body).examples] == examples
+
+
+@pytest.mark.parametrize(
+    ("body", "expected", "live"),
+    [
+        ("> [!NOTE]\n> ```\n> " + S1 + "\n> ```\n\n<!-- frame-slice step_id: s2 -->", [3], [6]),
+        ("> [!TIP]\n>\n>     <!-- frame-spine -->", [3], []),
+        # A lazy line continues the alert's paragraph: not code, so the head is live.
+        ("> [!WARNING]\n    " + S1, [], [2]),
+    ],
+)
+def test_alerts_are_block_quotes(body: str, expected: list[int], live: list[int]) -> None:
+    assert_code(body, expected)
+    assert [block.head_line for block in scan_comment(body).blocks] == live
+
+
+@pytest.mark.parametrize(
+    ("body", "expected", "live"),
+    [
+        # A head right under a table is one more row (live); an indented line after a table
+        # needs no blank line to be indented code (a table is not a paragraph).
+        ("| a | b |\n|---|---|\n" + S1 + "\n    <!-- frame-slice step_id: s2 -->", [4], [3]),
+        ("<!-- x -->\n| a |\n|---|\n    <!-- frame-spine", [4], []),
+        ("| a |\n|---|\n| <!-- frame-slice --> |\n\n    x", [5], []),
+        ("| a | b |\n|---|---|\n```\n<!-- frame-slice -->\n```", [4], []),
+    ],
+)
+def test_tables_around_html_comments(body: str, expected: list[int], live: list[int]) -> None:
+    assert_code(body, expected)
+    assert [block.head_line for block in scan_comment(body).blocks] == live
+
+
+@pytest.mark.parametrize("tag", ["pre", "script", "style"])
+def test_an_html_block_that_runs_over_blank_lines_holds_no_code(tag: str) -> None:
+    # HTML blocks of <pre>, <script>, <style> end at their closing tag, not at a blank line:
+    # the indented head inside is HTML (hidden by GitHub), so it is live.
+    body = f"<{tag}>\n\n    {S1}\n</{tag}>"
+    assert_code(body, [])
+    assert scan_comment(body).blocks == (Block(SLICE, "step_id: s1", 3, 3, False),)
+
+
+def test_textarea_is_an_html_block_that_runs_over_blank_lines() -> None:
+    # cmark-gfm 0.29.0.gfm.13 (the library, as GitHub) ends a <textarea> block at its closing
+    # tag; Debian's program (0.29.0.gfm.6) at the blank line, so it shows the line as code.
+    # The second known version difference, after tables (see the oracle test).
+    body = "<textarea>\n\n    x\n</textarea>"
+    assert code_lines(body).lines() == []
+    if oracle.available():
+        assert sorted(oracle.code_lines(body)) == [3]
 
 
 # --- marker lines in code -----------------------------------------------------------------

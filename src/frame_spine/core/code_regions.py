@@ -1,31 +1,37 @@
 """Code regions: the lines of a comment that GitHub shows as code (SPEC 2.4).
 
 Pure: normalised text in, line ranges out. GitHub renders comments with cmark-gfm (CommonMark
-plus its extensions); the fenced and indented code blocks of that rendering, at any nesting
-(list items, block quotes), are the code regions. They are found with ``cmarkgfm``, the Python
-binding of that same C library, rendering HTML with source positions
+plus its extensions, footnotes included); the fenced and indented code blocks of that
+rendering, at any nesting (list items, block quotes, footnote definitions), are the code
+regions. They are found with cmark-gfm itself (through :mod:`frame_spine.cmarkgfm_adapter`,
+the one module that touches the ``cmarkgfm`` binding), rendering HTML with source positions
 (``<pre data-sourcepos="L:C-...">``): a block's content lines are counted from its start line
 (a fenced block's content starts on the line after its opening fence, an indented block's on
 its own start line), as many as its text has lines. End positions are not used (cmark's are
-unreliable for unclosed fences and trailing blank lines).
+unreliable for unclosed fences and trailing blank lines). A footnote definition that nothing
+references is dropped by cmark-gfm, so the body is parsed with one reference per definition
+label appended (:func:`with_footnote_references`); the definitions' code blocks keep their
+source positions and come last in the HTML. A body without any label cannot hold a
+definition, and is parsed without the footnotes option (the same tree, 5-25% faster).
 
-The binding is imported on first use, so a body without any possible code (no fence run, no
+The binding is loaded on first use, so a body without any possible code (no fence run, no
 tab, no four spaces in a row) never loads it. Raw HTML is never rendered (no ``UNSAFE``
-option), so a comment cannot fake a ``<pre data-sourcepos`` tag.
+option), and a footnote label holds no space, so a comment cannot fake a
+``<pre data-sourcepos`` tag.
 """
 
 from __future__ import annotations
 
 import re
-import threading
 from bisect import bisect_right
-from collections.abc import Callable
 from dataclasses import dataclass
-from functools import cache, lru_cache
-from typing import Any, NamedTuple
+from functools import lru_cache
 
-#: GitHub's comment extensions (the oracle, ``tests/code_lines.py``, runs the same set).
-GFM_EXTENSIONS = ("table", "strikethrough", "autolink", "tagfilter", "tasklist")
+from ..cmarkgfm_adapter import render_html
+
+#: GitHub's comment extensions (the oracle, ``tests/code_lines.py``, runs the same set);
+#: ``footnotes`` is the footnotes option, as the ``cmark-gfm`` program's ``-e footnotes``.
+GFM_EXTENSIONS = ("table", "strikethrough", "autolink", "tagfilter", "tasklist", "footnotes")
 
 # The opening tags of a code block in cmark's HTML with source positions (never raw HTML:
 # the UNSAFE option is off): start line, start column (in bytes), and whether there is an info
@@ -33,6 +39,12 @@ GFM_EXTENSIONS = ("table", "strikethrough", "autolink", "tagfilter", "tasklist")
 _CODE_BLOCK = re.compile(rb'<pre data-sourcepos="(\d+):(\d+)-[0-9:]*"><code( class="[^"]*")?>')
 _CODE_END = b"</code></pre>"
 _FENCE_RUNS = (b"```", b"~~~")
+# A footnote definition's label, as cmark-gfm's scanner reads it: ``[^``, then anything but
+# ``]``, space, tab or a line end, then ``]:`` (a NUL counts: cmark reads it as U+FFFD).
+_FOOTNOTE_LABEL = re.compile(rb"\[\^([^\]\t\n\r ]+)\]:")
+# Without any label no footnote definition is possible, and the footnotes option changes
+# nothing of the block tree; it costs 5-25% of a parse, so such a body is parsed without it.
+_WITHOUT_FOOTNOTES = tuple(name for name in GFM_EXTENSIONS if name != "footnotes")
 # A fence opener without an info string, read from its start column (sourcepos points at the
 # first fence character; the rest of the line may only be spaces and tabs).
 _BARE_FENCE = re.compile(rb"(?:`{3,}|~{3,})[ \t]*")
@@ -95,37 +107,75 @@ def code_lines(text: str) -> CodeLines:
             replaces; they do not move lines).
 
     Returns:
-        :class:`CodeLines`. Never raises for any text; time is about linear in its length
-        (cmark-gfm's own bounds: see the README's "Code examples" and the benchmarks).
+        :class:`CodeLines`. Time is about linear in the text's length (cmark-gfm's own
+        bounds: see the README's "Limits" and the benchmarks).
+
+    Raises:
+        frame_spine.cmarkgfm_adapter.CmarkgfmChanged: only when the installed cmarkgfm no
+            longer provides what the adapter uses (never because of the text).
     """
     if not might_hold_code(text):
         return NO_CODE
     data = text.encode("utf-8", "surrogatepass")
-    html = _render_html(data)
-    return CodeLines(tuple(_code_ranges(data, html)))
+    parsed = with_footnote_references(data)
+    extensions = _WITHOUT_FOOTNOTES if parsed is data else GFM_EXTENSIONS
+    ranges = _code_ranges(data, render_html(parsed, extensions))
+    if parsed is not data and ranges and ranges[-1][1] > (last := data.count(b"\n") + 1):
+        # The references ran on inside a block the body leaves open (a fence, at the end).
+        ranges = [(first, min(end, last)) for first, end in ranges if first <= last]
+    return CodeLines(tuple(ranges))
+
+
+def with_footnote_references(data: bytes) -> bytes:
+    """``data`` with one reference ``[^label]`` per footnote definition label appended.
+
+    cmark-gfm drops a footnote definition that nothing references, contents and all, and
+    SPEC 2.4 counts a definition's code as code whether or not the text references it; so the
+    references go after the body, after a blank line (no line of the body moves, and what the
+    body's lines are does not change). A label is what cmark-gfm's scanner reads after ``[^``
+    up to ``]:`` (no ``]``, space, tab or line end), found anywhere on a line: a definition
+    can follow a list or quote marker, or another definition's ``]:`` on the same line. A
+    label found where no definition is (in code, in prose) only adds a reference that renders
+    as text.
+
+    Args:
+        data: a normalised comment body as UTF-8 bytes.
+
+    Returns:
+        ``data`` itself when it holds no label, else ``data + b"\\n\\n" + references + b"\\n"``
+        (labels in order of first appearance, each once).
+    """
+    if b"[^" not in data:
+        return data
+    labels = dict.fromkeys(_FOOTNOTE_LABEL.findall(data))
+    if not labels:
+        return data
+    return b"".join((data, b"\n\n", b" ".join(b"[^" + label + b"]" for label in labels), b"\n"))
 
 
 def _code_ranges(data: bytes, html: bytes) -> list[tuple[int, int]]:
     """Read the code blocks' content lines from cmark-gfm's HTML with source positions.
 
     One regular-expression pass over the HTML (code text is escaped, so it never holds the
-    tag searched for); the source is looked at only for blocks without an info string, on
-    lines reached by a cursor that only moves forward.
+    tag searched for). The HTML holds footnote definitions last, in the order they are
+    referenced, so the blocks are sorted by start line; then the source is looked at only for
+    blocks without an info string, on lines reached by a cursor that only moves forward.
     """
-    ranges: list[tuple[int, int]] = []
-    line_no, line_start = 1, 0  # the cursor over ``data``
+    # (start line, start column, content lines, has an info string, content offset in html)
+    blocks: list[tuple[int, int, int, bool, int]] = []
     for match in _CODE_BLOCK.finditer(html):
         content = match.end()
-        end = html.index(_CODE_END, content)
-        count = html.count(b"\n", content, end)
-        if count == 0:
-            continue
-        line = int(match[1])
-        fenced = match[3] is not None  # only a fence has an info string
-        if not fenced:
+        count = html.count(b"\n", content, html.index(_CODE_END, content))
+        if count:
+            blocks.append((int(match[1]), int(match[2]), count, match[3] is not None, content))
+    blocks.sort()
+    ranges: list[tuple[int, int]] = []
+    line_no, line_start = 1, 0  # the cursor over ``data``
+    for line, column, count, fenced, content in blocks:
+        if not fenced:  # only a fence has an info string; without one, look at the source
             line_start = _skip_lines(data, line_start, line - line_no)
             line_no = line
-            at = line_start + int(match[2]) - 1  # sourcepos columns count bytes from 1
+            at = line_start + column - 1  # sourcepos columns count bytes from 1
             if data.startswith(_FENCE_RUNS, at):
                 eol = data.find(b"\n", at)
                 source = data[at : len(data) if eol == -1 else eol]
@@ -185,93 +235,3 @@ def _skip_lines(data: bytes, pos: int, lines: int) -> int:
     for _ in range(lines):
         pos = data.index(b"\n", pos) + 1
     return pos
-
-
-class _Binding(NamedTuple):
-    """The parts of cmarkgfm used here, loaded once."""
-
-    ffi: Any
-    lib: Any
-    extensions: tuple[Any, ...]
-    options: int
-    free_node: Callable[[int], None]
-    free_buffer: Callable[[int], None]
-
-
-_BINDING_LOCK = threading.Lock()
-
-
-def _binding() -> _Binding:
-    """The loaded binding (thread-safe first use: cmark registers its extensions globally)."""
-    with _BINDING_LOCK:
-        return _load_binding()
-
-
-@cache
-def _load_binding() -> _Binding:
-    """Import cmarkgfm and look up GitHub's extensions (first use only).
-
-    The binding's own helpers never free the document tree nor the rendered HTML (a leak of
-    a few times the body's size per call, which audit mode would pay once per comment), so
-    both are freed here with cmark's own ``cmark_node_free`` and allocator, which the
-    binding's shared library exports but does not declare.
-    """
-    import ctypes
-
-    from cmarkgfm import cmark  # type: ignore[import-untyped]
-
-    class Mem(ctypes.Structure):
-        """cmark's ``cmark_mem`` allocator: the functions that allocated what it hands back."""
-
-        _fields_ = (
-            ("calloc", ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_size_t, ctypes.c_size_t)),
-            ("realloc", ctypes.CFUNCTYPE(ctypes.c_void_p, ctypes.c_void_p, ctypes.c_size_t)),
-            ("free", ctypes.CFUNCTYPE(None, ctypes.c_void_p)),
-        )
-
-    ffi, lib = cmark._cmark.ffi, cmark._cmark.lib
-    cmark.core_extensions_ensure_registered()
-    extensions = tuple(cmark.find_syntax_extension(name) for name in GFM_EXTENSIONS)
-    if any(extension is None for extension in extensions):
-        raise RuntimeError(f"cmarkgfm lacks one of the extensions {GFM_EXTENSIONS}")
-    shared = ctypes.CDLL(cmark._cmark.__file__)
-    node_free = shared.cmark_node_free
-    node_free.argtypes = (ctypes.c_void_p,)
-    node_free.restype = None
-    allocator = shared.cmark_get_default_mem_allocator
-    allocator.argtypes = ()
-    allocator.restype = ctypes.POINTER(Mem)
-    buffer_free = allocator().contents.free
-    return _Binding(
-        ffi=ffi,
-        lib=lib,
-        extensions=extensions,
-        options=int(lib.CMARK_OPT_SOURCEPOS | lib.CMARK_OPT_VALIDATE_UTF8),
-        free_node=node_free,
-        free_buffer=buffer_free,
-    )
-
-
-def _render_html(data: bytes) -> bytes:
-    """Parse UTF-8 ``data`` with GitHub's extensions; return the HTML with source positions."""
-    binding = _binding()
-    ffi, lib = binding.ffi, binding.lib
-    parser = lib.cmark_parser_new(binding.options)
-    root = ffi.NULL
-    try:
-        for extension in binding.extensions:
-            lib.cmark_parser_attach_syntax_extension(parser, extension)
-        lib.cmark_parser_feed(parser, data, len(data))
-        root = lib.cmark_parser_finish(parser)
-        rendered = lib.cmark_render_html(
-            root, binding.options, lib.cmark_parser_get_syntax_extensions(parser)
-        )
-        try:
-            html: bytes = ffi.string(rendered)
-        finally:
-            binding.free_buffer(int(ffi.cast("uintptr_t", rendered)))
-        return html
-    finally:
-        if root != ffi.NULL:
-            binding.free_node(int(ffi.cast("uintptr_t", root)))
-        lib.cmark_parser_free(parser)
