@@ -100,7 +100,7 @@ def test_unpaired_surrogates_become_replacement_characters() -> None:
 )
 def test_a_null_or_absent_body_is_the_empty_body(payload: dict[str, Any]) -> None:
     assert read(payload) == FetchedComment(
-        7001, "", ISSUE_URL, comment()["html_url"], "2026-07-18T22:21:00Z"
+        7001, "", ISSUE_URL, comment()["html_url"], "2026-07-18T22:21:00Z", "planner-bot"
     )
 
 
@@ -189,7 +189,7 @@ def test_after_a_redirect_only_an_issue_url_is_required() -> None:
         f"its issue_url {moved + '/comments'!r} is not the URL of an issue"
     )
     assert read(comment(issue_url=moved), redirected=True) == FetchedComment(
-        7001, "text", moved, comment()["html_url"], "2026-07-18T22:21:00Z"
+        7001, "text", moved, comment()["html_url"], "2026-07-18T22:21:00Z", "planner-bot"
     )
 
 
