@@ -14,6 +14,7 @@ answer, headers included, one byte at a time.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import socket
@@ -27,6 +28,7 @@ from datetime import UTC, datetime
 from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
@@ -64,16 +66,25 @@ class User:
     association: str | None
     type: str = "User"
     id: int = 1001
+    app_id: int | None = None  # a bot's app (its avatar is the app's)
 
     def payload(self) -> dict[str, Any]:
-        """The ``user`` object (a simple user, as the REST API nests it)."""
+        """The ``user`` object (a simple user, as the REST API nests it; a bot's as GitHub
+        shows an app's: ``type: Bot``, its URL with the brackets escaped, the app's page)."""
+        bot = self.type == "Bot"
+        node = base64.b64encode(f"{'03:Bot' if bot else '04:User'}{self.id}".encode()).decode()
         return {
             "login": self.login,
             "id": self.id,
-            "node_id": f"MDQ6VXNlcj{self.id}",
-            "avatar_url": f"https://avatars.githubusercontent.com/u/{self.id}?v=4",
-            "url": f"https://api.github.com/users/{self.login}",
-            "html_url": f"https://github.com/{self.login}",
+            "node_id": node,
+            "avatar_url": f"https://avatars.githubusercontent.com/in/{self.app_id or self.id}?v=4"
+            if bot
+            else f"https://avatars.githubusercontent.com/u/{self.id}?v=4",
+            "gravatar_id": "",
+            "url": f"https://api.github.com/users/{quote(self.login, safe='')}",
+            "html_url": f"https://github.com/apps/{self.login.removesuffix('[bot]')}"
+            if bot
+            else f"https://github.com/{self.login}",
             "type": self.type,
             "user_view_type": "public",
             "site_admin": False,
@@ -86,7 +97,9 @@ OWNER = User("octo-maintainer", "OWNER", id=583231)
 DRIVE_BY = User("drive-by", "NONE", id=990001)
 #: A GitHub App's bot as the REST API shows one: ``type: Bot``, a ``[bot]`` login,
 #: association ``NONE`` (a real answer's shape).
-PLANNER_BOT = User("planner-app[bot]", "NONE", type="Bot", id=41898282)
+PLANNER_BOT = User("planner-app[bot]", "NONE", type="Bot", id=190000123)
+#: The workflow token's bot, as a real comment of it shows it.
+ACTIONS_BOT = User("github-actions[bot]", "NONE", type="Bot", id=41898282, app_id=15368)
 #: An organization member whose membership is private: ``CONTRIBUTOR`` (a real answer's
 #: shape), with write permission on the repository.
 PRIVATE_MEMBER = User("quiet-member", "CONTRIBUTOR", id=770001)
@@ -102,6 +115,7 @@ class Recorded:
     headers: dict[str, str]
     at: float
     remote_port: int = 0
+    raw_uri: str = ""  # the request target as sent (percent-escapes kept)
 
 
 def _json_response(status: int, payload: Any, headers: dict[str, str] | None = None) -> Response:
@@ -319,10 +333,19 @@ class FakeGitHub:
         if callable(permission):
             self.permissions[(repo, login.lower())] = permission
             return
+        role = role_name or permission
+        ranks = ("none", "read", "triage", "write", "maintain", "admin")
+        rank = ranks.index(role) if role in ranks else ranks.index(permission)
+        flags = {"admin": 5, "maintain": 4, "push": 3, "triage": 2, "pull": 1}
+        user = {
+            **User(login, None).payload(),
+            "permissions": {flag: rank >= needed for flag, needed in flags.items()},
+            "role_name": role,
+        }
         self.permissions[(repo, login.lower())] = {
             "permission": permission,
-            "role_name": role_name or permission,
-            "user": {**User(login, None).payload(), "permissions": {"pull": True}},
+            "role_name": role,
+            "user": user,
         }
 
     def add_issue(
@@ -365,6 +388,7 @@ class FakeGitHub:
                     {k.lower(): v for k, v in request.headers.items()},
                     time.monotonic(),
                     int(request.environ.get("REMOTE_PORT") or 0),
+                    str(request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI") or ""),
                 )
             )
             if self.log_file is not None:

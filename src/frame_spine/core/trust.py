@@ -48,7 +48,7 @@ _INPUT = "trusted-authors"
 _SEPARATORS = re.compile(r"[\s,]+")
 # GitHub logins: letters, digits and hyphens; ``[bot]`` for an app; ``_`` and ``.`` for
 # Enterprise managed users (``name_shortcode``).
-_LOGIN = re.compile(r"@([A-Za-z0-9][A-Za-z0-9_.-]{0,99}(?:\[bot\])?)", re.ASCII)
+_LOGIN = re.compile(r"@([A-Za-z0-9][A-Za-z0-9_.-]{0,99}(?i:\[bot\])?)", re.ASCII)
 _SHOWN_LIMIT = 40
 
 
@@ -100,7 +100,7 @@ def parse_policy(value: str | None) -> TrustPolicy:
             f"{_INPUT} {text!r} is an empty list: name at least one term (the default is "
             f"{DEFAULT_TRUSTED_AUTHORS})"
         )
-    shown: dict[str, None] = {}
+    shown: dict[str, str] = {}  # each term once (logins ignoring case), as first written
     associations: set[str] = set()
     logins: set[str] = set()
     write = trust_all = False
@@ -109,16 +109,16 @@ def parse_policy(value: str | None) -> TrustPolicy:
         login = _LOGIN.fullmatch(term)
         if word in ASSOCIATIONS:
             associations.add(word)
-            shown[word] = None
+            shown.setdefault(word, word)
         elif login is not None:
             logins.add(login.group(1).lower())
-            shown[term] = None
+            shown.setdefault("@" + login.group(1).lower(), term)
         elif word == "WRITE":
             write = True
-            shown["write"] = None
+            shown.setdefault("write", "write")
         elif word == "ANY":
             trust_all = True
-            shown["any"] = None
+            shown.setdefault("any", "any")
         else:
             raise ValueError(
                 f"{_INPUT}: {_shown(term)} is not a term (an author association such as "
@@ -127,10 +127,10 @@ def parse_policy(value: str | None) -> TrustPolicy:
     if trust_all and len(shown) > 1:
         raise ValueError(
             f"{_INPUT}: any trusts every author and cannot stand beside other terms "
-            f"({','.join(shown)})"
+            f"({','.join(shown.values())})"
         )
     return TrustPolicy(
-        frozenset(associations), frozenset(logins), write, trust_all, ",".join(shown)
+        frozenset(associations), frozenset(logins), write, trust_all, ",".join(shown.values())
     )
 
 
