@@ -663,3 +663,59 @@ def test_audit_trusts_a_private_member_by_write_once(fake_github: FakeGitHub) ->
         f"GET /repos/{REPO}/issues/comments",
         permission_get("quiet-member"),
     ]
+
+
+# ---- the order of the checks (SPEC 6.1) ------------------------------------------------------
+
+
+def test_issue_url_is_checked_before_the_author(fake_github: FakeGitHub) -> None:
+    drive_by_plan(fake_github)  # a drive-by's comment on issue 901, looked up for 878
+    result, code = json_cli(
+        "lookup",
+        fake_github,
+        "--plan-comment-id",
+        str(DRIVE_BY_ID),
+        "--issue-number",
+        "878",
+        "--step-id",
+        "s1",
+        "--generated-at",
+        "current",
+    )
+    assert (result, code) == (
+        {
+            "status": "plan-identity-mismatch",
+            "message": f"plan comment {DRIVE_BY_ID} belongs to issue #901 (its issue_url), not "
+            "to issue #878",
+        },
+        1,
+    )
+    assert fake_github.paths() == [comment_get(DRIVE_BY_ID)]  # decided before any permission
+
+
+def test_validate_names_both_when_issue_url_and_author_fail(fake_github: FakeGitHub) -> None:
+    drive_by_plan(fake_github)
+    result, code = json_cli(
+        "validate", fake_github, "--plan-comment-id", str(DRIVE_BY_ID), "--issue-number", "878"
+    )
+    assert (result["status"], result["findings"], code) == ("plan-identity-mismatch", [], 1)
+    assert result["message"] == (
+        f"plan comment {DRIVE_BY_ID} belongs to issue #901 (its issue_url), not to issue #878; "
+        f"comment {DRIVE_BY_ID} was written by drive-by (NONE, {NO_PERMISSION}), not a trusted "
+        f"author; {DEFAULT}"
+    )
+
+
+def test_the_author_is_checked_before_the_marker_lines(fake_github: FakeGitHub) -> None:
+    # A trusted plan's text under a drive-by's name, for another issue's marker: the author
+    # decides first (and costs the permission request), the markers are never read.
+    fake_github.add_comment(
+        PLAN_ID, PLAN_878.replace("plan-issue-878", "plan-issue-5"), 878, author=DRIVE_BY
+    )
+    result, code = lookup(fake_github)
+    assert (result["status"], result["message"], code) == (
+        "plan-identity-mismatch",
+        f"comment {PLAN_ID} was written by drive-by (NONE, {NO_PERMISSION}), not a trusted "
+        f"author; {DEFAULT}",
+        1,
+    )
