@@ -161,7 +161,8 @@ run_act() {
   done
   grep -q 'e2e-act: status ok, slice of' "$W/act.log" \
     && grep -q 'e2e-act: status missing-slice: PASS' "$W/act.log" \
-    && grep -q 'e2e-act: validate valid, waves \[\["s1"\],\["s2","s3"\],\["s4"\]\], render ok: PASS' "$W/act.log" \
+    && grep -q 'e2e-act: drive-by plan-identity-mismatch: PASS' "$W/act.log" \
+    && grep -qF "e2e-act: validate valid (the maintainer's plan, the drive-by's passed over), waves [[\"s1\"],[\"s2\",\"s3\"],[\"s4\"]], render ok: PASS" "$W/act.log" \
     && [ "$passed" -eq 4 ] \
     && [ "$(grep -c 'Job succeeded' "$W/act.log")" -eq 6 ] \
     && ! grep -q 'Job failed' "$W/act.log" \
@@ -170,8 +171,12 @@ run_act() {
 }
 timed "workflow through act" run_act
 gets=$(grep -c '^GET ' "$W/fake/requests.log" || true)
-# 2 lookups with auto (4), validate and render (2 each: the plan, then the spine's sibling),
-# one lookup per step of the matrix with its sibling id (4 x 2).
-[ "$gets" -eq 16 ] || { echo "act run made $gets requests, expected 16" >&2; exit 1; }
-say "act run: 2 lookups, validate, render and a 4-step dispatch matrix; $gets GETs to the fake API"
+# 2 lookups with auto (4); the lookup of the drive-by's comment (2: the comment, then the
+# drive-by's permission, SPEC 6.1); validate and render by discovery (3 each: the issue's
+# comment listing, the drive-by's permission, the spine's sibling); one lookup per step of
+# the matrix with its sibling id (4 x 2).
+[ "$gets" -eq 20 ] || { echo "act run made $gets requests, expected 20" >&2; exit 1; }
+permission_gets=$(grep -c '^GET /repos/octo-org/plans/collaborators/drive-by/permission$' "$W/fake/requests.log" || true)
+[ "$permission_gets" -eq 3 ] || { echo "act run asked $permission_gets permissions, expected 3" >&2; exit 1; }
+say "act run: 3 lookups (one of a drive-by's comment), validate and render by discovery past a drive-by's plan, and a 4-step dispatch matrix; $gets GETs to the fake API"
 say "make e2e: PASS"

@@ -67,6 +67,18 @@ SCENARIOS = [
         "comment-not-found",
     ),
     Scenario(
+        "plan-identity-mismatch: a drive-by commenter's plan-like comment (SPEC 6.1)",
+        {
+            "plan-comment-id": "7000000999",
+            "issue-number": "901",
+            "step-id": "s1",
+            "generated-at": "current",
+            "slice-file": "out/s1.md",
+        },
+        1,
+        "plan-identity-mismatch",
+    ),
+    Scenario(
         "stale-spine with fail-on not-ok",
         {
             "plan-comment-id": PLAN_ID,
@@ -160,6 +172,13 @@ def check(scenario: Scenario, image: str, api_url: str, work: Path) -> list[str]
         problems.append("the token leaked")
     if (work / "workspace" / "PWNED").exists():
         problems.append("a module planted in the workspace was imported")
+    if scenario.status == "plan-identity-mismatch":
+        if (result.get("author"), result.get("author_association")) != ("drive-by", "NONE"):
+            problems.append(f"result {result!r} does not name the author")
+        if "DRIVE-BY-SLICE" in stdout + summary + json.dumps(outputs):
+            problems.append("the drive-by's slice reached an output, the summary or the log")
+        if (work / "workspace" / "out").exists():
+            problems.append("slice-file was written for an untrusted plan")
     if scenario.status == "ok":
         slice_file = work / "workspace" / "out" / "s1.md"
         if not outputs["slice"].startswith(SLICE_START):

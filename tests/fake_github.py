@@ -1,8 +1,11 @@
 """A loopback stand-in for the GitHub REST API (issue comments), on a real HTTP server.
 
 It serves ``GET /repos/{owner}/{repo}/issues/comments/{id}`` (optionally under a GitHub
-Enterprise Server prefix such as ``/api/v3``) with GitHub's JSON shape and headers, checks the
-token, records every request, and can script faults per comment: error statuses, rate limits,
+Enterprise Server prefix such as ``/api/v3``) with GitHub's JSON shape and headers (each
+comment with a ``user`` and an ``author_association``: by default the repository's owner,
+whom the default ``trusted-authors`` trusts), ``GET /repos/{owner}/{repo}/collaborators/
+{login}/permission`` (:meth:`FakeGitHub.set_permission`), checks the token, records every
+request, and can script faults per comment: error statuses, rate limits,
 slowness, HTML pages, ``"body": null``, raw bytes with any content type, redirects, gzip
 bombs, dripping bodies. A renamed repository answers under ``/repositories/{id}/...``, as
 GitHub does. :class:`DripServer` is a raw TCP (optionally TLS) server that drips a whole
@@ -11,6 +14,7 @@ answer, headers included, one byte at a time.
 
 from __future__ import annotations
 
+import base64
 import json
 import re
 import socket
@@ -24,6 +28,7 @@ from datetime import UTC, datetime
 from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
+from urllib.parse import quote
 
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
@@ -40,11 +45,64 @@ _LISTING_PATH = re.compile(
 
 _ISSUES_PATH = re.compile(r"^(?P<prefix>(?:/[^/]+)*?)/repos/(?P<repo>[^/]+/[^/]+)/issues$")
 
+_PERMISSION_PATH = re.compile(
+    r"^(?P<prefix>(?:/[^/]+)*?)/repos/(?P<repo>[^/]+/[^/]+)/collaborators/(?P<login>[^/]+)"
+    r"/permission$"
+)
+
 _RENAMED_PATH = re.compile(
     r"^(?P<prefix>(?:/[^/]+)*?)/repositories/(?P<rid>[0-9]+)/issues/comments/(?P<id>[0-9]+)$"
 )
 
 Responder = Callable[[Request], Response]
+
+
+@dataclass(frozen=True)
+class User:
+    """A comment's author as GitHub's JSON shows one: ``user`` (``login``, ``id``, ``type``)
+    and the comment's ``author_association`` (``None``: the key is left out)."""
+
+    login: str
+    association: str | None
+    type: str = "User"
+    id: int = 1001
+    app_id: int | None = None  # a bot's app (its avatar is the app's)
+
+    def payload(self) -> dict[str, Any]:
+        """The ``user`` object (a simple user, as the REST API nests it; a bot's as GitHub
+        shows an app's: ``type: Bot``, its URL with the brackets escaped, the app's page)."""
+        bot = self.type == "Bot"
+        node = base64.b64encode(f"{'03:Bot' if bot else '04:User'}{self.id}".encode()).decode()
+        return {
+            "login": self.login,
+            "id": self.id,
+            "node_id": node,
+            "avatar_url": f"https://avatars.githubusercontent.com/in/{self.app_id or self.id}?v=4"
+            if bot
+            else f"https://avatars.githubusercontent.com/u/{self.id}?v=4",
+            "gravatar_id": "",
+            "url": f"https://api.github.com/users/{quote(self.login, safe='')}",
+            "html_url": f"https://github.com/apps/{self.login.removesuffix('[bot]')}"
+            if bot
+            else f"https://github.com/{self.login}",
+            "type": self.type,
+            "user_view_type": "public",
+            "site_admin": False,
+        }
+
+
+#: The default author of served comments: the repository's owner (trusted by default).
+OWNER = User("octo-maintainer", "OWNER", id=583231)
+#: A commenter with no relation to the repository (the attacker of SPEC 6.1).
+DRIVE_BY = User("drive-by", "NONE", id=990001)
+#: A GitHub App's bot as the REST API shows one: ``type: Bot``, a ``[bot]`` login,
+#: association ``NONE`` (a real answer's shape).
+PLANNER_BOT = User("planner-app[bot]", "NONE", type="Bot", id=190000123)
+#: The workflow token's bot, as a real comment of it shows it.
+ACTIONS_BOT = User("github-actions[bot]", "NONE", type="Bot", id=41898282, app_id=15368)
+#: An organization member whose membership is private: ``CONTRIBUTOR`` (a real answer's
+#: shape), with write permission on the repository.
+PRIVATE_MEMBER = User("quiet-member", "CONTRIBUTOR", id=770001)
 
 
 @dataclass
@@ -57,6 +115,7 @@ class Recorded:
     headers: dict[str, str]
     at: float
     remote_port: int = 0
+    raw_uri: str = ""  # the request target as sent (percent-escapes kept)
 
 
 def _json_response(status: int, payload: Any, headers: dict[str, str] | None = None) -> Response:
@@ -205,6 +264,8 @@ class FakeGitHub:
     token: str | None = TOKEN
     latency: float = 0.0
     comments: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    # (repo, login lower-cased) -> the permission answer, or a responder (403, 404, ...)
+    permissions: dict[tuple[str, str], dict[str, Any] | Responder] = field(default_factory=dict)
     scripts: dict[int, list[Responder]] = field(default_factory=dict)
     forever: dict[int, Responder] = field(default_factory=dict)
     requests: list[Recorded] = field(default_factory=list)
@@ -230,25 +291,21 @@ class FakeGitHub:
         issue_number: int,
         repo: str = REPO,
         updated_at: str = "2026-07-18T22:21:00Z",
+        author: User | None = OWNER,
     ) -> dict[str, Any]:
-        """Serve a comment of ``issue_number`` with GitHub's JSON shape; returns the JSON."""
+        """Serve a comment of ``issue_number`` with GitHub's JSON shape, written by
+        ``author`` (``None``: a deleted account, ``"user": null``); returns the JSON."""
         api = self.url
-        payload = {
+        payload: dict[str, Any] = {
             "url": f"{api}/repos/{repo}/issues/comments/{comment_id}",
             "html_url": f"https://github.com/{repo}/issues/{issue_number}#issuecomment-{comment_id}",
             "issue_url": f"{api}/repos/{repo}/issues/{issue_number}",
             "id": comment_id,
             "node_id": f"IC_kwDOFake{comment_id}",
-            "user": {
-                "login": "planner-bot",
-                "id": 4242,
-                "node_id": "MDQ6VXNlcjQyNDI=",
-                "type": "Bot",
-                "site_admin": False,
-            },
+            "user": author.payload() if author is not None else None,
             "created_at": "2026-07-18T22:20:00Z",
             "updated_at": updated_at,
-            "author_association": "CONTRIBUTOR",
+            "author_association": author.association if author is not None else "NONE",
             "body": body,
             "reactions": {
                 "url": f"{api}/repos/{repo}/issues/comments/{comment_id}/reactions",
@@ -256,8 +313,40 @@ class FakeGitHub:
             },
             "performed_via_github_app": None,
         }
+        if author is not None and author.association is None:
+            del payload["author_association"]
         self.comments[(repo, comment_id)] = payload
         return payload
+
+    def set_permission(
+        self,
+        login: str,
+        permission: str | Responder,
+        role_name: str | None = None,
+        *,
+        repo: str = REPO,
+    ) -> None:
+        """Answer ``GET /repos/{repo}/collaborators/{login}/permission`` as GitHub does:
+        ``{"permission": ..., "role_name": ..., "user": {...}}`` (``role_name`` defaults to
+        the permission), or with a responder (e.g. ``error(404, "Not Found")``). Logins
+        without an answer get 404, as for an account GitHub does not know."""
+        if callable(permission):
+            self.permissions[(repo, login.lower())] = permission
+            return
+        role = role_name or permission
+        ranks = ("none", "read", "triage", "write", "maintain", "admin")
+        rank = ranks.index(role) if role in ranks else ranks.index(permission)
+        flags = {"admin": 5, "maintain": 4, "push": 3, "triage": 2, "pull": 1}
+        user = {
+            **User(login, None).payload(),
+            "permissions": {flag: rank >= needed for flag, needed in flags.items()},
+            "role_name": role,
+        }
+        self.permissions[(repo, login.lower())] = {
+            "permission": permission,
+            "role_name": role,
+            "user": user,
+        }
 
     def add_issue(
         self, number: int, state: str = "open", *, pull_request: bool = False, repo: str = REPO
@@ -299,6 +388,7 @@ class FakeGitHub:
                     {k.lower(): v for k, v in request.headers.items()},
                     time.monotonic(),
                     int(request.environ.get("REMOTE_PORT") or 0),
+                    str(request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI") or ""),
                 )
             )
             if self.log_file is not None:
@@ -316,6 +406,19 @@ class FakeGitHub:
             and listing.group("prefix") == self.prefix
         ):
             return self._listing(request, listing.group("repo"), listing.group("issue"))
+        permission = _PERMISSION_PATH.match(request.path)
+        if (
+            request.method == "GET"
+            and permission is not None
+            and permission.group("prefix") == self.prefix
+        ):
+            if not self._authorized(request):
+                return error(401, "Bad credentials")(request)
+            key = (permission.group("repo"), permission.group("login").lower())
+            answer = self.permissions.get(key)
+            if answer is None:
+                return error(404, "Not Found")(request)
+            return answer(request) if callable(answer) else _json_response(200, answer)
         renamed = _RENAMED_PATH.match(request.path)
         if (
             request.method == "GET"

@@ -66,6 +66,7 @@ def test_action_yml_declares_what_the_entrypoint_reads_and_writes() -> None:
         "job-summary": "true",
         "timeout": "10",
         "max-wait": "60",
+        "trusted-authors": "OWNER,MEMBER,COLLABORATOR,write",
         "issue-state": "open",
         "since": "",
         "report-file": "",

@@ -26,7 +26,7 @@ import pytest
 
 from frame_spine import __version__
 from tests.conftest import CLI, REPO, clean_env, run_cli
-from tests.fake_github import TOKEN, FakeGitHub
+from tests.fake_github import DRIVE_BY, TOKEN, FakeGitHub
 from tests.stand_ins import git_checkout
 
 DOC = REPO / "docs" / "agents.md"
@@ -122,11 +122,20 @@ def snippets() -> list[Snippet]:
 SNIPPETS = snippets()
 
 
+#: The doc's comment by someone the repository does not trust (SPEC 6.1): plan-like, with a
+#: slice of its own.
+DRIVE_BY_ID = 5013469999
+
+
 def serve_example_plan(fake: FakeGitHub) -> None:
-    fake.add_comment(PLAN_ID, (EXAMPLES / "plan-878.md").read_text("utf-8"), 878, repo=DOC_REPO)
+    """The example plan and sibling (by the repository's owner), and a drive-by's copy of the
+    plan (the fake has no permission for that account: 404)."""
+    plan = (EXAMPLES / "plan-878.md").read_text("utf-8")
+    fake.add_comment(PLAN_ID, plan, 878, repo=DOC_REPO)
     fake.add_comment(
         SIBLING_ID, (EXAMPLES / "sibling-878.md").read_text("utf-8"), 878, repo=DOC_REPO
     )
+    fake.add_comment(DRIVE_BY_ID, plan, 878, repo=DOC_REPO, author=DRIVE_BY)
 
 
 def snippet_env(fake: FakeGitHub, *, token: bool) -> dict[str, str]:
@@ -156,9 +165,9 @@ def matches(shown: Any, actual: Any) -> bool:
 def test_the_doc_runs_every_kind_of_snippet() -> None:
     """The doc keeps its snippets (a doc whose snippets vanished would pass every check)."""
     kinds = [(snippet.block.marker, snippet.expected.info) for snippet in SNIPPETS]
-    assert len(SNIPPETS) == 12
+    assert len(SNIPPETS) == 13
     assert kinds.count(("no-token", "json")) == 1
-    assert sum(1 for _, info in kinds if info == "json") == 5
+    assert sum(1 for _, info in kinds if info == "json") == 6
     assert sum(1 for s in SNIPPETS if s.expected.marker == "stderr") == 1
 
 

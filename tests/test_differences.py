@@ -78,12 +78,10 @@ PINS: dict[str, tuple[str, ...]] = {
         "tests/modes/validate/test_lanes.py::test_the_878_spine_made_valid_runs_each_ports_cycles_in_order",
         "tests/modes/validate/test_dispatch.py::test_diamond_walks_in_slices_order_with_three_waves",
     ),
-}
-#: Rows whose behaviour is not in this code base yet, with the reason; each must get its pins
-#: when it lands (the set is checked exactly, so a stale entry fails too).
-AWAITING_PINS: dict[str, str] = {
-    "who wrote it (6.1)": "the trust policy (SPEC 6.1, trusted-authors) is built on another "
-    "branch; its tests pin this row when it is merged",
+    "who wrote it (6.1)": (
+        "tests/modes/test_trust.py::test_lookup_of_a_drive_by_plan_says_why_and_shows_no_slice_text",
+        "tests/modes/test_trust.py::test_validate_by_discovery_passes_a_drive_by_plan_over",
+    ),
 }
 
 
@@ -121,11 +119,8 @@ def test_the_readme_table_is_spec_12_row_for_row() -> None:
     assert readme_topics() == spec_topics()
 
 
-def test_every_row_is_pinned_or_named_as_awaiting_its_pins() -> None:
-    topics = spec_topics()
-    assert set(PINS).isdisjoint(AWAITING_PINS)
-    assert set(PINS) | set(AWAITING_PINS) == set(topics)
-    assert sorted(AWAITING_PINS) == ["who wrote it (6.1)"]
+def test_every_row_is_pinned() -> None:
+    assert set(PINS) == set(spec_topics())
 
 
 def test_every_pin_names_a_test_that_exists() -> None:

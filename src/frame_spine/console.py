@@ -159,12 +159,14 @@ def api_url(args: argparse.Namespace) -> str:
 
 def api_inputs(args: argparse.Namespace) -> dict[str, Any]:
     """The inputs every online form shares (:class:`~frame_spine.inputs.ApiTarget`), raw and
-    by input name, from the flags: ``--repo``, the API URL, ``--timeout``, ``--max-wait``."""
+    by input name, from the flags: ``--repo``, the API URL, ``--timeout``, ``--max-wait``,
+    ``--trusted-authors``."""
     return {
         "repository": args.repo,
         "api-url": api_url(args),
         "timeout": args.timeout,
         "max-wait": args.max_wait,
+        "trusted-authors": args.trusted_authors,
     }
 
 
@@ -277,6 +279,7 @@ def online_flags_given(args: argparse.Namespace) -> list[str]:
             ("--plan-comment-id", args.plan_comment_id),
             ("--slices-comment-id", args.slices_comment_id),
             ("--api-url", args.api_url),
+            ("--trusted-authors", args.trusted_authors),
         )
         if value is not None
     ]
@@ -325,8 +328,8 @@ def check_plan_sources(
 
 
 def add_api_flags(group: argparse._ActionsContainer, *, with_repo: bool) -> None:
-    """``--api-url``, ``--timeout``, ``--max-wait`` and ``--verbose`` (SPEC 8, 9); their help
-    says "online" where the command also has local forms."""
+    """``--api-url``, ``--timeout``, ``--max-wait``, ``--trusted-authors`` and ``--verbose``
+    (SPEC 6.1, 8, 9); their help says "online" where the command also has local forms."""
     repo = "online" if with_repo else ""
     verbose = (
         "log each request on stderr: method, path, status, milliseconds, rate limit "
@@ -346,6 +349,15 @@ def add_api_flags(group: argparse._ActionsContainer, *, with_repo: bool) -> None
         metavar="SECONDS",
         default="60",
         help="seconds of rate-limit waiting" + (f" ({repo}; default 60)" if repo else ""),
+    )
+    group.add_argument(
+        "--trusted-authors",
+        metavar="LIST",
+        help="whose comments are plans and siblings: author associations (OWNER, MEMBER, "
+        "COLLABORATOR, ...), @login, write (write permission, one request per author), or "
+        "any alone, separated by commas or spaces"
+        + (f" ({repo}; " if repo else " (")
+        + "default OWNER,MEMBER,COLLABORATOR,write)",
     )
     group.add_argument("--verbose", action="store_true", help=verbose)
 

@@ -19,11 +19,19 @@ from collections.abc import Mapping
 from pathlib import PurePosixPath
 from typing import Annotated, Any, Literal, TypeVar
 
-from pydantic import BaseModel, BeforeValidator, ConfigDict, ValidationError, ValidationInfo
+from pydantic import (
+    BaseModel,
+    BeforeValidator,
+    ConfigDict,
+    PlainValidator,
+    ValidationError,
+    ValidationInfo,
+)
 
 from .core.digest import normalise_digest
 from .core.status import Failure, error
 from .core.timestamps import is_timestamp
+from .core.trust import DEFAULT_POLICY, TrustPolicy, parse_policy
 from .github.urls import USERINFO, Origin, hidden_parts
 from .modes import MODES
 
@@ -228,6 +236,12 @@ def _yaml_bool(value: Any, info: ValidationInfo) -> bool:
     raise ValueError(f"{_input_name(info)} {text!r} is not true or false")
 
 
+def _trusted_authors(value: Any) -> TrustPolicy:
+    if isinstance(value, TrustPolicy):
+        return value
+    return parse_policy(None if value is None else str(value))
+
+
 _STEP_SEPARATORS = re.compile(r"[\s,]+")
 
 
@@ -291,6 +305,9 @@ ApiUrl = Annotated[str, BeforeValidator(check_api_url)]
 TimeoutSeconds = Annotated[int, _seconds("timeout", 1, 600)]
 #: Seconds of rate-limit waiting in all, 0..3600 (``max-wait``).
 MaxWaitSeconds = Annotated[int, _seconds("max-wait", 0, 3600)]
+#: The ``trusted-authors`` policy (SPEC 6.1); empty is the default,
+#: :data:`~frame_spine.core.trust.DEFAULT_TRUSTED_AUTHORS`.
+TrustedAuthors = Annotated[TrustPolicy, PlainValidator(_trusted_authors)]
 #: ``open`` (default), ``closed`` or ``all`` (SPEC 11).
 IssueState = Annotated[
     Literal["open", "closed", "all"], _one_of("issue-state", ("open", "closed", "all"), "open")
@@ -331,12 +348,14 @@ class ApiTarget(Inputs):
     Attributes:
         repository: ``OWNER/NAME``. api_url: the REST API root (``http(s)://host[/path]``).
         timeout: seconds per request, 1-600. max_wait: seconds of rate-limit waiting, 0-3600.
+        trusted_authors: whose comments are plans and siblings (SPEC 6.1).
     """
 
     repository: Repository
     api_url: ApiUrl
     timeout: TimeoutSeconds = 10
     max_wait: MaxWaitSeconds = 60
+    trusted_authors: TrustedAuthors = DEFAULT_POLICY
 
 
 class StepSettings(Inputs):

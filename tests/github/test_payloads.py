@@ -8,6 +8,7 @@ from typing import Any
 
 import pytest
 
+from frame_spine.core.trust import Author, Permission
 from frame_spine.github.payloads import (
     FetchedComment,
     Unusable,
@@ -17,6 +18,7 @@ from frame_spine.github.payloads import (
     read_comment,
     read_comment_page,
     read_issue_numbers,
+    read_permission,
 )
 from frame_spine.github.request_log import RequestRecord, request_log_line
 from frame_spine.github.urls import Origin
@@ -100,7 +102,7 @@ def test_unpaired_surrogates_become_replacement_characters() -> None:
 )
 def test_a_null_or_absent_body_is_the_empty_body(payload: dict[str, Any]) -> None:
     assert read(payload) == FetchedComment(
-        7001, "", ISSUE_URL, comment()["html_url"], "2026-07-18T22:21:00Z"
+        7001, "", ISSUE_URL, comment()["html_url"], "2026-07-18T22:21:00Z", "planner-bot"
     )
 
 
@@ -115,6 +117,13 @@ def test_a_null_or_absent_body_is_the_empty_body(payload: dict[str, Any]) -> Non
         ({"id": True}, "its id is true or false, not a whole number"),
         ({"issue_url": None}, "its issue_url is null, not text"),
         ({"updated_at": 1}, "its updated_at is a number, not text or null"),
+        ({"user": "planner-bot"}, "its user is text, not an object or null"),
+        ({"user": ["planner-bot"]}, "its user is a list, not an object or null"),
+        ({"user": {"login": 5}}, "its user.login is a number, not text"),
+        ({"user": {"login": None}}, "its user.login is null, not text"),
+        ({"user": {"id": 5}}, "its user.login is missing"),
+        ({"author_association": 1}, "its author_association is a number, not text or null"),
+        ({"author_association": ["OWNER"]}, "its author_association is a list, not text or null"),
     ],
 )
 def test_fields_of_another_json_type_are_named(changes: dict[str, Any], problem: str) -> None:
@@ -189,7 +198,7 @@ def test_after_a_redirect_only_an_issue_url_is_required() -> None:
         f"its issue_url {moved + '/comments'!r} is not the URL of an issue"
     )
     assert read(comment(issue_url=moved), redirected=True) == FetchedComment(
-        7001, "text", moved, comment()["html_url"], "2026-07-18T22:21:00Z"
+        7001, "text", moved, comment()["html_url"], "2026-07-18T22:21:00Z", "planner-bot"
     )
 
 
@@ -354,3 +363,62 @@ def test_a_debug_line_stays_one_printable_line_whatever_the_server_sent() -> Non
         "id\\u2028x" + "y" * 88 + "...)"
     )
     assert line.isprintable()
+
+
+# ---- who wrote it (SPEC 6.1) --------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("changes", "author"),
+    [
+        ({}, Author("planner-bot", None)),  # no author_association key: not reported
+        ({"author_association": "OWNER"}, Author("planner-bot", "OWNER")),
+        ({"author_association": None}, Author("planner-bot", None)),
+        ({"user": None, "author_association": "NONE"}, Author(None, "NONE")),  # deleted
+        ({"user": {"login": "x\ud800", "type": "Bot"}}, Author("x\ufffd", None)),
+    ],
+)
+def test_the_author_is_read_from_user_login_and_author_association(
+    changes: dict[str, Any], author: Author
+) -> None:
+    payload = comment(**changes)
+    if "user" in changes and changes["user"] is None:
+        del payload["user"]  # an absent user is a deleted account too
+        fetched = read(payload)
+        assert isinstance(fetched, FetchedComment) and fetched.author == author
+        payload["user"] = None
+    fetched = read(payload)
+    assert isinstance(fetched, FetchedComment)
+    assert fetched.author == author
+
+
+@pytest.mark.parametrize(
+    ("answer", "read_as"),
+    [
+        (
+            {"permission": "write", "role_name": "maintain", "user": {"login": "m"}},
+            Permission("write", "maintain"),
+        ),
+        ({"permission": "admin"}, Permission("admin", None)),
+        ({"permission": None, "role_name": None}, Permission(None, None)),
+        ({}, Permission(None, None)),
+        ({"permission": "r\ud800"}, Permission("r\ufffd", None)),
+        (
+            {"permission": 3},
+            Unusable(
+                "the GitHub API's answer is not a repository permission: its permission is a "
+                "number, not text or null"
+            ),
+        ),
+        (
+            {"permission": "write", "role_name": True},
+            Unusable(
+                "the GitHub API's answer is not a repository permission: its role_name is true "
+                "or false, not text or null"
+            ),
+        ),
+        ([], Unusable("the GitHub API's answer is a list, not a permission")),
+    ],
+)
+def test_a_permission_answer(answer: Any, read_as: Permission | Unusable) -> None:
+    assert read_permission(json.dumps(answer).encode(), "") == read_as

@@ -16,6 +16,7 @@ from pytest_httpserver import HTTPServer
 
 from tests.conftest import CASES_DIR, clean_env, run_cli
 from tests.fake_github import (
+    OWNER,
     REPO,
     TOKEN,
     DripServer,
@@ -776,6 +777,8 @@ def test_an_auto_sibling_reuses_the_kept_alive_connection(tmp_path: Path) -> Non
             "body": body,
             "issue_url": f"{server.url}/repos/{REPO}/issues/878",
             "html_url": f"https://github.com/{REPO}/issues/878#issuecomment-{comment_id}",
+            "user": OWNER.payload(),
+            "author_association": OWNER.association,
         }
         return http_answer(200, json.dumps(payload).encode(), {"content-type": "application/json"})
 

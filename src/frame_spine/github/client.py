@@ -5,7 +5,9 @@ over our wire, with retries); :mod:`frame_spine.github.payloads` reads the answe
 whatever the content type, the comment asked for and no other). Every failure becomes a
 :class:`Failure` with a SPEC 6 status and a message in words, never an exception and
 never a library's exception text. Requests: one ``GET /repos/{owner}/{repo}/issues/comments/
-{id}`` per comment (no repository, user or rate-limit lookups); listings page by page.
+{id}`` per comment (no repository, user or rate-limit lookups); listings page by page; and,
+only when the trust policy must ask (SPEC 6.1), one ``GET /repos/{owner}/{repo}/collaborators/
+{login}/permission`` per distinct author, kept for the run.
 """
 
 from __future__ import annotations
@@ -14,12 +16,13 @@ import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import Any, TypeVar
-from urllib.parse import urlencode, urljoin
+from urllib.parse import quote, urlencode, urljoin
 
 import requests.utils
 from github.Requester import Requester
 
 from ..core.status import Failure, Status
+from ..core.trust import Permission
 from ..inputs import ApiTarget
 from .auth import TokenProblem, clean_token
 from .payloads import (
@@ -28,10 +31,12 @@ from .payloads import (
     read_comment,
     read_comment_page,
     read_issue_numbers,
+    read_permission,
 )
 from .request_log import RequestListener
+from .retry import is_rate_limited
 from .session import ApiSession, ApiSettings, unexpected
-from .transport import Answer, Wire, unusable
+from .transport import Answer, Wire, WireError, unusable
 from .urls import Origin
 
 T = TypeVar("T")
@@ -62,9 +67,13 @@ class CommentFetcher(ApiSession):
 
     Thread-safe: :meth:`fetch_all` fetches several comments concurrently, each with its own
     PyGithub client and connection; the run's state (requests counted, listing pages
-    fetched, rate-limit waiting) is shared under a lock. ``requests_made`` counts every
-    request sent, retries and redirect hops included.
+    fetched, rate-limit waiting, the permissions read) is shared under a lock.
+    ``requests_made`` counts every request sent, retries and redirect hops included.
     """
+
+    def __init__(self, settings: ApiSettings, **options: Any) -> None:
+        super().__init__(settings, **options)
+        self._permissions: dict[str, Permission | Failure] = {}
 
     @classmethod
     def for_target(
@@ -144,6 +153,55 @@ class CommentFetcher(ApiSession):
                 return self.retrying(what, lambda: self._get_comment(requester, wire, comment_id))
         except Exception as exc:  # a defect, never a network condition: no library text
             return unexpected(what, exc)
+
+    def _get_permission(self, requester: Requester, wire: Wire, login: str) -> Permission:
+        url = self.url(f"collaborators/{quote(login, safe='')}/permission")
+        try:
+            answer = self.get(requester, wire, url)
+        except WireError as exc:
+            failure = exc.failure
+            if (
+                failure.kind == "http"
+                and failure.status in (403, 404)
+                and not is_rate_limited(failure)
+            ):
+                return Permission(unreadable=failure.status)
+            raise
+        permission = read_permission(answer.body, answer.fields.get("content-type", ""))
+        if isinstance(permission, Unusable):
+            raise unusable(permission.detail, answer.fields)
+        return permission
+
+    def permission(self, login: str) -> Permission | Failure:
+        """The repository permission of ``login`` (SPEC 6.1, the ``write`` term): one
+        ``GET /repos/{owner}/{repo}/collaborators/{login}/permission`` per login (compared
+        case-insensitively) in this run, retried as a comment fetch is; the answer is kept.
+
+        Returns:
+            The :class:`~frame_spine.core.trust.Permission` read, or one whose
+            ``unreadable`` is the status of a 403 or 404 answer (not a rate limit): the
+            permission could not be read, so the author is not trusted; or a
+            :class:`Failure` with the SPEC 6 status of any other failure (401, a rate limit
+            that does not clear, 5xx three times, an answer that is not a permission).
+            Never raises.
+        """
+        key = login.lower()
+        with self._lock:
+            known = self._permissions.get(key)
+        if known is not None:
+            return known
+        what = f"the permission of {login} on {self.settings.repository}"
+        outcome: Permission | Failure | None = self.refused(what)
+        if outcome is None:
+            try:
+                with self.connected() as (requester, wire):
+                    outcome = self.retrying(
+                        what, lambda: self._get_permission(requester, wire, login)
+                    )
+            except Exception as exc:  # a defect, never a network condition: no library text
+                outcome = unexpected(what, exc)
+        with self._lock:
+            return self._permissions.setdefault(key, outcome)
 
     def fetch_if_exists(self, comment_id: int, role: str) -> FetchedComment | Failure | None:
         """Like :meth:`fetch`, but a comment that is not there (404/410) is ``None``: a

@@ -23,6 +23,7 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, field_
 from pydantic_core import ErrorDetails
 
 from ..core.identity import issue_number_problem
+from ..core.trust import Author, Permission
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: The path of an issue's API URL: ``[/api/v3]/repos/{owner}/{repo}/issues/{N}``.
@@ -41,6 +42,9 @@ class FetchedComment:
         id: the comment id. body: its text (``""`` when the API says ``null``).
         issue_url: the API URL of its issue (``.../issues/N``). html_url: its web URL.
         updated_at: when it was last edited (``YYYY-MM-DDTHH:MM:SSZ``), when the API says.
+        author_login: ``user.login``, or ``None`` when the comment has no ``user`` (a
+            deleted account). author_association: ``author_association``, or ``None`` when
+            the API does not report it (SPEC 6.1).
     """
 
     id: int
@@ -48,6 +52,13 @@ class FetchedComment:
     issue_url: str
     html_url: str | None
     updated_at: str | None = None
+    author_login: str | None = None
+    author_association: str | None = None
+
+    @property
+    def author(self) -> Author:
+        """Who wrote it, for the trust policy (SPEC 6.1)."""
+        return Author(self.author_login, self.author_association)
 
     @property
     def issue_number(self) -> int | None:
@@ -93,6 +104,19 @@ def _replace_surrogates(text: str | None) -> str | None:
     return _SURROGATE.sub("\ufffd", text)
 
 
+class _UserPayload(BaseModel):
+    """The fields read from a comment's ``user`` (a simple user: ``login``, ``type``)."""
+
+    model_config = ConfigDict(strict=True)
+
+    login: str
+
+    @field_validator("login", mode="after")
+    @classmethod
+    def _valid_unicode(cls, value: str) -> str:
+        return str(_replace_surrogates(value))
+
+
 class _CommentPayload(BaseModel):
     """The fields read from GitHub's issue-comment JSON (others are ignored); JSON types as
     they are, no coercion."""
@@ -104,16 +128,35 @@ class _CommentPayload(BaseModel):
     issue_url: str
     html_url: str | None = None
     updated_at: str | None = None
+    user: _UserPayload | None = None
+    author_association: str | None = None
 
-    @field_validator("body", "issue_url", "html_url", "updated_at", mode="after")
+    @field_validator(
+        "body", "issue_url", "html_url", "updated_at", "author_association", mode="after"
+    )
     @classmethod
     def _valid_unicode(cls, value: str | None) -> str | None:
         return _replace_surrogates(value)
 
     def fetched(self) -> FetchedComment:
         return FetchedComment(
-            self.id, self.body or "", self.issue_url, self.html_url, self.updated_at
+            self.id,
+            self.body or "",
+            self.issue_url,
+            self.html_url,
+            self.updated_at,
+            self.user.login if self.user is not None else None,
+            self.author_association,
         )
+
+
+class _PermissionPayload(BaseModel):
+    """The fields read from ``GET .../collaborators/{login}/permission``."""
+
+    model_config = ConfigDict(strict=True)
+
+    permission: str | None = None
+    role_name: str | None = None
 
 
 class _IssuePayload(BaseModel):
@@ -124,6 +167,7 @@ class _IssuePayload(BaseModel):
 
 
 _COMMENT = TypeAdapter(_CommentPayload)
+_PERMISSION = TypeAdapter(_PermissionPayload)
 _COMMENTS = TypeAdapter(list[_CommentPayload])
 _ISSUES = TypeAdapter(list[_IssuePayload])
 
@@ -134,6 +178,11 @@ _EXPECTED = {
     "issue_url": "text",
     "html_url": "text or null",
     "updated_at": "text or null",
+    "user": "an object or null",
+    "user.login": "text",
+    "author_association": "text or null",
+    "permission": "text or null",
+    "role_name": "text or null",
     "number": "a whole number",
     "pull_request": "an object or null",
 }
@@ -162,7 +211,7 @@ def _first_problem(exc: ValidationError) -> str:
         where = f"item {int(location.pop(0)) + 1}: "
     if not location:
         return f"{where}it is {_json_type(error['input'])}, not an object"
-    field = str(location[0])
+    field = ".".join(str(part) for part in location)
     if error["type"] == "missing":
         return f"{where}its {field} is missing"
     expected = _EXPECTED.get(field, "something else")
@@ -305,6 +354,20 @@ def read_comment_page(
                 f"the GitHub API listed another comment (comment {comment.id}: {problem})"
             )
     return comments
+
+
+def read_permission(body: bytes | bytearray, content_type: str) -> Permission | Unusable:
+    """Read the answer to ``GET /repos/{o}/{r}/collaborators/{login}/permission`` (SPEC
+    6.1): its ``permission`` and ``role_name`` (``{"permission": "write", "role_name":
+    "maintain", "user": {...}}``), or :class:`Unusable`. Never raises."""
+    payload = _read(
+        body, content_type, _PERMISSION, dict, "a permission", "a repository permission"
+    )
+    if isinstance(payload, Unusable):
+        return payload
+    return Permission(
+        _replace_surrogates(payload.permission), _replace_surrogates(payload.role_name)
+    )
 
 
 def read_issue_numbers(body: bytes | bytearray, content_type: str) -> list[int] | Unusable:

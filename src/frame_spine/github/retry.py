@@ -139,6 +139,12 @@ def request_id_note(headers: Mapping[str, str] | None) -> str:
     return f" (request id {request_id})" if _REQUEST_ID.fullmatch(request_id) else ""
 
 
+def is_rate_limited(failure: RequestFailure) -> bool:
+    """Whether a failed request carries a rate-limit signal (SPEC 6): HTTP 429, or a
+    ``x-ratelimit-remaining: 0``, a ``retry-after`` or "rate limit" in the message."""
+    return _is_rate_limited(failure, failure.headers or {})
+
+
 def _is_rate_limited(failure: RequestFailure, headers: Mapping[str, str]) -> bool:
     return (
         failure.status == 429

@@ -71,6 +71,7 @@ INPUT_NAMES = (
     "job-summary",
     "timeout",
     "max-wait",
+    "trusted-authors",
     "issue-state",
     "since",
     "report-file",

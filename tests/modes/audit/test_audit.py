@@ -108,6 +108,7 @@ def test_a_plan_row_has_every_key(fake_github: FakeGitHub, repository: Expected)
         "duplicate_plans",
         "errors",
         "warnings",
+        "untrusted_plan_comments",
     ]
     assert (row["state"], row["generated_at"], row["sibling_generated_at"], row["errors"]) == (
         "stale-sibling",
@@ -130,6 +131,7 @@ def test_an_empty_repository_costs_one_request(fake_github: FakeGitHub) -> None:
             "requests": 1,
             "plans": [],
             "counts": dict.fromkeys(STATES, 0),
+            "untrusted_plan_comments": 0,
         },
         0,
     )

@@ -45,6 +45,8 @@ class AuditedPlan(BaseModel):
         sibling_generated_at: the sibling's stamp as written, when read.
         duplicate_plans: whether the issue has more than one plan comment.
         errors, warnings: how many validate findings of each severity the plan has.
+        untrusted_plan_comments: how many plan-like comments of the issue were passed over
+            because their authors are not trusted (SPEC 6.1).
     """
 
     model_config = ConfigDict(frozen=True)
@@ -59,6 +61,7 @@ class AuditedPlan(BaseModel):
     duplicate_plans: bool
     errors: int
     warnings: int
+    untrusted_plan_comments: int = 0
 
 
 class AuditReport(BaseModel):
@@ -68,6 +71,8 @@ class AuditReport(BaseModel):
         status: ``clean`` (every plan fresh or no-spine), ``findings``, or the SPEC 6 status
             of a fetch failure. repository: ``OWNER/NAME``. requests: GETs made.
         plans: one row per plan, by issue number. counts: plans per state (every state).
+        untrusted_plan_comments: how many plan-like comments were passed over in all, on
+            issues with a plan and without (SPEC 6.1).
         message: why, for a fetch failure.
     """
 
@@ -78,6 +83,7 @@ class AuditReport(BaseModel):
     requests: int
     plans: tuple[AuditedPlan, ...] = ()
     counts: dict[str, int] = {}
+    untrusted_plan_comments: int = 0
     message: str | None = None
 
     @property

@@ -1,9 +1,12 @@
-"""Audit mode against the GitHub REST API (SPEC 11): stream, resolve siblings, classify.
+"""Audit mode against the GitHub REST API (SPEC 11, 6.1): stream, judge authors, resolve
+siblings, classify.
 
 An edge. Requests: with a state filter, the issue listing (``max(1, ceil(issues / 100))``
 pages); the repository's comment listing (``max(1, ceil(comments / 100))`` pages, ``since``
-passed through); one GET per sibling that the listing does not hold. Pages are streamed into
-a :class:`~.rules.PlanCollector`, so memory holds only plan and sibling bodies.
+passed through); one GET per sibling that the listing does not hold; one permission GET per
+distinct author of a plan-like comment or sibling that only the policy's ``write`` term can
+decide. Pages are streamed into a :class:`~.rules.PlanCollector`, so memory holds only the
+bodies of trusted plans and of sibling candidates.
 """
 
 from __future__ import annotations
@@ -12,7 +15,9 @@ from typing import Any
 
 from ...core.blocks import scan_comment
 from ...core.status import Failure
+from ...github.authors import AuthorCheck
 from ...github.client import CommentFetcher
+from ...github.payloads import FetchedComment
 from .models import AuditReport, AuditTarget
 from .rules import PlanCollector, audit_plan, report_of
 
@@ -20,10 +25,15 @@ from .rules import PlanCollector, audit_plan, report_of
 def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
     """Audit every plan of ``target.repository`` (SPEC 11).
 
+    Only plan comments by trusted authors are plans (SPEC 6.1): the others are counted
+    (``untrusted_plan_comments``, per plan and in all) and never classified; an issue whose
+    only plan-like comments are untrusted has no row. An untrusted sibling is left out with
+    the ``sibling-identity-mismatch`` finding (the plan is ``invalid``).
+
     Returns:
-        The :class:`AuditReport`; a listing or sibling fetch that fails (other than a
-        sibling that is not found, which is the ``sibling-missing`` state) makes the whole
-        report that SPEC 6 status. Never raises.
+        The :class:`AuditReport`; a listing, sibling or permission fetch that fails (other
+        than a sibling that is not found, which is the ``sibling-missing`` state) makes the
+        whole report that SPEC 6 status. Never raises.
     """
     repository = target.repository
     issues: set[int] | None = None
@@ -36,12 +46,20 @@ def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
                 return AuditReport.of_failure(numbers, repository, fetcher.requests_made)
             issues.update(numbers)
 
-    collector = PlanCollector(issues)
+    authors = AuthorCheck(target.trusted_authors, fetcher)
+
+    def trusts(comment: FetchedComment) -> bool | Failure:
+        judged = authors.untrusted(comment)
+        return judged if isinstance(judged, Failure) else judged is None
+
+    collector = PlanCollector(issues, trusts)
     parameters: dict[str, Any] = {"since": target.since} if target.since else {}
     for page in fetcher.pages("issues/comments", f"the issue comments of {repository}", parameters):
         if isinstance(page, Failure):
             return AuditReport.of_failure(page, repository, fetcher.requests_made)
         collector.add(page)
+        if collector.failure is not None:
+            return AuditReport.of_failure(collector.failure, repository, fetcher.requests_made)
 
     audited = []
     missing = collector.pointers()
@@ -54,5 +72,16 @@ def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
                 return AuditReport.of_failure(fetched, repository, fetcher.requests_made)
             if fetched is not None:
                 sibling = (fetched, scan_comment(fetched.body))
-        audited.append(audit_plan(issue, plans, sibling))
-    return report_of(repository, fetcher.requests_made, audited)
+        untrusted = authors.untrusted(sibling[0]) if sibling is not None else None
+        if isinstance(untrusted, Failure):
+            return AuditReport.of_failure(untrusted, repository, fetcher.requests_made)
+        audited.append(
+            audit_plan(
+                issue,
+                plans,
+                sibling,
+                untrusted_sibling=untrusted.message if untrusted is not None else None,
+                passed_over=len(collector.passed_over.get(issue, ())),
+            )
+        )
+    return report_of(repository, fetcher.requests_made, audited, collector.passed_over_count)

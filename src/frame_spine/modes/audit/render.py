@@ -71,9 +71,14 @@ def audit_text(report: AuditReport) -> str:
         for row in [header, *rows]
     ]
     counts = ", ".join(f"{state.value} {report.counts.get(state.value, 0)}" for state in AuditState)
+    passed = (
+        f"; {plural(report.untrusted_plan_comments, 'untrusted plan comment')} passed over"
+        if report.untrusted_plan_comments
+        else ""
+    )
     lines.append(
         f"{report.status}: {plural(len(report.plans), 'plan')} in {report.repository} "
-        f"({counts}); {plural(report.requests, 'request')}"
+        f"({counts}){passed}; {plural(report.requests, 'request')}"
     )
     return "\n".join(lines) + "\n"
 
@@ -114,9 +119,17 @@ def audit_summary(
         for state, shown in _SHOWN_STATES.items()
     )
     detail = f"{plural(len(report.plans), 'plan')} in {escape_cell(report.repository)}"
+    passed = report.untrusted_plan_comments
+    passed_line = (
+        f"{plural(passed, 'plan-like comment')} by {'an author' if passed == 1 else 'authors'} "
+        "outside trusted-authors passed over (never classified)\n\n"
+        if passed
+        else ""
+    )
     head = (
         summary_head("audit", report.status, report.exit_code, icon, detail=detail)
-        + f"{counts}\n\n<sub>{plural(report.requests, 'request')} to the GitHub API</sub>\n"
+        + f"{counts}\n\n{passed_line}<sub>{plural(report.requests, 'request')} to the GitHub "
+        "API</sub>\n"
     )
     if not report.plans:
         return clip_utf8(head, limit)

@@ -42,6 +42,9 @@ class LookupResult(BaseModel):
             (``sibling-unstamped``).
         count: how many blocks carry the step (``duplicate-slice-id``).
         message: why, for every status but ``ok``.
+        author, author_association: the login (``ghost`` for a deleted account) and the
+            ``author_association`` of a comment whose author is not trusted (SPEC 6.1:
+            ``plan-identity-mismatch``, ``sibling-identity-mismatch``).
 
     Render with :func:`frame_spine.modes.lookup.render.result_json` (SPEC 5's key order)
     or :func:`frame_spine.modes.lookup.render.result_text`.
@@ -61,6 +64,8 @@ class LookupResult(BaseModel):
     slice_comment_id: str | None = None
     count: int | None = None
     message: str | None = None
+    author: str | None = None
+    author_association: str | None = None
 
     @property
     def exit_code(self) -> int:

@@ -1,7 +1,9 @@
-"""Lookup against GitHub (SPEC 6): fetch -> identity checks -> the lookup decision.
+"""Lookup against GitHub (SPEC 6, 6.1): fetch -> identity checks (``issue_url``, the author,
+the pointer, the marker lines) -> the lookup decision.
 
 An edge, shared by ``frame-spine lookup --repo`` and the action. The only I/O is through the
-:class:`~frame_spine.github.client.CommentFetcher` it is given.
+:class:`~frame_spine.github.client.CommentFetcher` it is given (comments, and the
+permission requests of the trust policy's ``write`` term).
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from dataclasses import dataclass
 from ...core.blocks import scan_comment
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
 from ...core.status import Failure, Status
+from ...github.authors import AuthorCheck, Untrusted
 from ...github.client import CommentFetcher
 from ...github.payloads import FetchedComment
 from ...inputs import AUTO
@@ -33,16 +36,32 @@ class OnlineLookup:
     sibling: FetchedComment | None = None
 
 
-def _sibling_mismatch(message: str, spine: CurrentSpine | Failure) -> LookupResult:
-    """A ``sibling-identity-mismatch`` result, carrying the plan's spine values when known."""
-    if isinstance(spine, CurrentSpine):
-        return LookupResult(
-            status=Status.SIBLING_IDENTITY_MISMATCH,
-            message=message,
-            spine_digest=spine.digest,
-            current_generated_at=spine.spine.generated_at,
-        )
-    return LookupResult(status=Status.SIBLING_IDENTITY_MISMATCH, message=message)
+def _sibling_mismatch(
+    message: str, spine: CurrentSpine | Failure, untrusted: Untrusted | None = None
+) -> LookupResult:
+    """A ``sibling-identity-mismatch`` result, carrying the plan's spine values when known
+    (and the sibling's author when it is not trusted)."""
+    known = (
+        {"spine_digest": spine.digest, "current_generated_at": spine.spine.generated_at}
+        if isinstance(spine, CurrentSpine)
+        else {}
+    )
+    return LookupResult(
+        status=Status.SIBLING_IDENTITY_MISMATCH,
+        message=message,
+        **_author_keys(untrusted),
+        **known,
+    )
+
+
+def _author_keys(untrusted: Untrusted | None) -> dict[str, str | None]:
+    """The result's ``author`` and ``author_association`` of an untrusted comment."""
+    if untrusted is None:
+        return {}
+    return {
+        "author": untrusted.login,
+        "author_association": untrusted.comment.author_association,
+    }
 
 
 def lookup_online(
@@ -55,10 +74,18 @@ def lookup_online(
         request: the validated dispatch inputs.
         fetcher: the :class:`CommentFetcher` for ``target.repository``.
 
+    Order (SPEC 6.1), the first that fails decides: each answer is the comment asked for;
+    the plan's ``issue_url``, then its author (``plan-identity-mismatch``: an untrusted
+    plan is never read further, so an ``auto`` sibling is not fetched); the sibling's
+    ``issue_url``, then its author, then the spine's pointer (``sibling-identity-mismatch``);
+    then the marker lines and the blocks (:func:`.rules.lookup_scanned`).
+
     Returns:
         :class:`OnlineLookup`. Requests: one GET without a sibling; two, issued concurrently,
         with a sibling id; with ``auto``, a second GET after the plan only when its spine
-        points at a sibling. Never raises.
+        points at a sibling; plus, only when the policy's ``write`` term must decide, one
+        permission GET per distinct author (plan and sibling by one author: one). Never
+        raises.
     """
     explicit = target.slices_comment_id if isinstance(target.slices_comment_id, int) else None
     wanted = [(target.plan_comment_id, "plan")]
@@ -78,6 +105,17 @@ def lookup_online(
         return OnlineLookup(
             LookupResult(status=Status.PLAN_IDENTITY_MISMATCH, message=problem), plan
         )
+    authors = AuthorCheck(target.trusted_authors, fetcher)
+    untrusted = authors.untrusted(plan)
+    if isinstance(untrusted, Failure):
+        return OnlineLookup(LookupResult.of_failure(untrusted), plan)
+    if untrusted is not None:
+        refused = LookupResult(
+            status=Status.PLAN_IDENTITY_MISMATCH,
+            message=untrusted.message,
+            **_author_keys(untrusted),
+        )
+        return OnlineLookup(refused, plan, sibling)
 
     plan_scan = scan_comment(plan.body)
     spine = current_spine(ScannedComments(plan_scan))
@@ -92,6 +130,13 @@ def lookup_online(
     problem = sibling.issue_problem("sibling", number) if sibling is not None else None
     if problem is not None:
         return OnlineLookup(_sibling_mismatch(problem, spine), plan, sibling)
+    if sibling is not None:
+        untrusted = authors.untrusted(sibling)
+        if isinstance(untrusted, Failure):
+            return OnlineLookup(LookupResult.of_failure(untrusted), plan, sibling)
+        if untrusted is not None:
+            mismatch = _sibling_mismatch(untrusted.message, spine, untrusted)
+            return OnlineLookup(mismatch, plan, sibling)
     if explicit is not None and pointer is not None and pointer != str(explicit):
         problem = (
             f"sibling comment {explicit} was dispatched, but the plan's spine points at "

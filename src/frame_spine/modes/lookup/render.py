@@ -39,7 +39,7 @@ _FIXED_KEYS: dict[Status, tuple[str, ...]] = {
 }
 # Keys that follow the fixed ones, in this order, whenever they are set: SPEC 5 puts
 # ``spine_digest`` right after the fixed keys of ok and stale-spine, and ``message`` right
-# after the fixed keys of every other status.
+# after the fixed keys of every other status; SPEC 6.1 the untrusted author after them.
 _DIGEST_FIRST = (
     "spine_digest",
     "generated_at_elided",
@@ -49,6 +49,8 @@ _DIGEST_FIRST = (
 )
 _MESSAGE_FIRST = (
     "message",
+    "author",
+    "author_association",
     "spine_digest",
     "generated_at_elided",
     "current_generated_at",

@@ -82,6 +82,12 @@ class RenderResult(BaseModel):
         ports_checked: whether a canonical port set was known (not in the JSON).
         sibling_generated_at: the sibling's first stamp as written, when one was read (the
             ``sibling-generated-at`` output, SPEC 8; not in the JSON of SPEC 13).
+        untrusted_plan_comments: how many plan-like comments discovery passed over because
+            their authors are not trusted (SPEC 6.1); ``None`` (and not in the JSON) when the
+            plan was not discovered.
+        author, author_association: the login and ``author_association`` of a plan comment
+            whose author is not trusted (``plan-identity-mismatch``, SPEC 6.1); ``None`` (and
+            not in the JSON) otherwise.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -97,6 +103,9 @@ class RenderResult(BaseModel):
     findings: ValidationResult | None = Field(default=None, exclude=True)
     ports_checked: bool = Field(default=False, exclude=True)
     sibling_generated_at: str | None = Field(default=None, exclude=True)
+    untrusted_plan_comments: int | None = None
+    author: str | None = None
+    author_association: str | None = None
 
     @property
     def exit_code(self) -> int:

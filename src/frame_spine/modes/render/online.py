@@ -35,13 +35,26 @@ def render_online(
     (SPEC 13). Requests: those of :func:`~..validate.online.fetch_plan`.
 
     Returns:
-        :class:`OnlineRendering`; a fetch failure is the result's SPEC 6 status, and an issue
-        without a plan comment is ``comment-not-found``. Never raises.
+        :class:`OnlineRendering`; a fetch failure is the result's SPEC 6 status; an issue
+        without a plan comment by a trusted author is ``comment-not-found`` (counting the
+        plan-like comments passed over); an untrusted plan given by id is
+        ``plan-identity-mismatch`` (no table); an untrusted sibling is left out, with its
+        ``sibling-identity-mismatch`` finding (SPEC 6.1). Never raises.
     """
     fetched = fetch_plan(target, fetcher)
     if isinstance(fetched, NotFetched):
         failed = RenderResult.of_failure(
             fetched.failure, issue=target.issue_number, plan_comment_id=target.plan_comment_id
+        )
+        untrusted = fetched.untrusted
+        failed = failed.model_copy(
+            update={
+                "untrusted_plan_comments": len(fetched.passed_over) if fetched.no_plan else None,
+                "author": untrusted.login if untrusted is not None else None,
+                "author_association": (
+                    untrusted.comment.author_association if untrusted is not None else None
+                ),
+            }
         )
         return OnlineRendering(failed, fetched.plan)
     findings = validate_scanned(
@@ -49,6 +62,7 @@ def render_online(
         issue_number=fetched.issue_number,
         sibling_id=fetched.sibling_id,
         extra=fetched.extra,
+        sibling_withheld=fetched.withheld is not None,
     )
     result = render_scanned(
         fetched.comments,
@@ -57,4 +71,6 @@ def render_online(
         plan_comment_id=fetched.plan.id,
         canonical=canonical,
     )
-    return OnlineRendering(result, fetched.plan, fetched.sibling)
+    if fetched.passed_over is not None:
+        result = result.model_copy(update={"untrusted_plan_comments": len(fetched.passed_over)})
+    return OnlineRendering(result, fetched.plan, fetched.sibling or fetched.withheld)

@@ -38,10 +38,20 @@ _NODE_ID = re.compile(r"s[0-9]+", re.ASCII)
 _ICONS = {Status.OK: "✅", Status.MISSING_SPINE: "\u2139\ufe0f"}  # information source
 
 
+#: Keys after SPEC 13's that are only present when they apply (SPEC 6.1).
+_WHEN_SET = ("untrusted_plan_comments", "author", "author_association")
+
+
 def render_dict(result: RenderResult) -> dict[str, Any]:
     """The result as SPEC 13's JSON object: ``status, issue, plan_comment_id, generated_at,
-    spine_digest, ports, steps, message``, every key present (``null`` when unknown)."""
-    return result.model_dump(mode="json")
+    spine_digest, ports, steps, message``, every key present (``null`` when unknown); then,
+    when they apply (SPEC 6.1), ``untrusted_plan_comments`` (the plan was discovered) and
+    ``author``, ``author_association`` (an untrusted plan)."""
+    shown = result.model_dump(mode="json")
+    for key in _WHEN_SET:
+        if shown[key] is None:
+            del shown[key]
+    return shown
 
 
 def render_json(result: RenderResult) -> str:
@@ -223,11 +233,22 @@ def _facts(
             ("Plan comment", link(plan) if plan else escape_cell(result.plan_comment_id or "—")),
             ("Sibling comment", link(sibling)),
         ]
+    if result.untrusted_plan_comments:
+        rows.append(("Passed over", passed_over_line(result.untrusted_plan_comments)))
     if result.spine_digest:
         rows.append(("Spine digest", f"`{escape_cell(result.spine_digest)}`"))
     if result.steps:
         rows.append(("Spine", _spine_counts(result)))
     return rows
+
+
+def passed_over_line(count: int) -> str:
+    """The summary's line for plan-like comments discovery passed over (SPEC 6.1): ``2
+    plan-like comments by authors outside trusted-authors (never the plan)``."""
+    return (
+        f"{plural(count, 'plan-like comment')} by "
+        f"{'an author' if count == 1 else 'authors'} outside trusted-authors (never the plan)"
+    )
 
 
 def render_markdown(

@@ -63,6 +63,7 @@ class Code(StrEnum):
     TERMINAL_MISMATCH = "terminal-mismatch"
     LANE_ORDER_CONFLICT = "lane-order-conflict"
     OLDER_PLAN_COMMENTS = "older-plan-comments"
+    UNTRUSTED_PLAN_COMMENT = "untrusted-plan-comment"
     SPINE_OMITTED_WITH_SPINE = "spine-omitted-with-spine"
     UNREACHABLE_SLICE = "unreachable-slice"
     UNCOVERED_AC = "uncovered-ac"
@@ -83,6 +84,7 @@ _SEVERITY = {
     Code.TERMINAL_MISMATCH: Severity.WARNING,
     Code.LANE_ORDER_CONFLICT: Severity.WARNING,
     Code.OLDER_PLAN_COMMENTS: Severity.WARNING,
+    Code.UNTRUSTED_PLAN_COMMENT: Severity.WARNING,
     Code.SPINE_OMITTED_WITH_SPINE: Severity.WARNING,
     Code.UNREACHABLE_SLICE: Severity.WARNING,
     Code.UNCOVERED_AC: Severity.WARNING,
@@ -129,6 +131,9 @@ class ValidationResult(BaseModel):
         errors, warnings: how many findings have that severity.
         findings: every finding, in comment order (plan first, then by line).
         message: why, for a fetch failure (``None`` otherwise).
+        author, author_association: the login (``ghost`` for a deleted account) and the
+            ``author_association`` of a plan comment given by id whose author is not trusted
+            (``plan-identity-mismatch``, SPEC 6.1); ``None`` otherwise.
         dispatch: the dispatch matrix (SPEC 14) once the plan was validated (empty lists
             when it is invalid); ``None`` when validation could not run.
     """
@@ -140,6 +145,8 @@ class ValidationResult(BaseModel):
     warnings: int = 0
     findings: tuple[Finding, ...] = ()
     message: str | None = None
+    author: str | None = None
+    author_association: str | None = None
     dispatch: Dispatch | None = None
 
     @property

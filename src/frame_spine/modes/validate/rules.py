@@ -254,6 +254,7 @@ def validate_scanned(
     issue_number: int | None,
     sibling_id: int | None = None,
     extra: Iterable[Finding] = (),
+    sibling_withheld: bool = False,
 ) -> ValidationResult:
     """Validate a plan and its sibling (SPEC 10), reporting every finding at once.
 
@@ -262,8 +263,11 @@ def validate_scanned(
         issue_number: the plan's issue ``N`` for the identity checks, or ``None``.
         sibling_id: the id of the sibling supplied, when known, checked against the spine's
             ``slice_comment_id``.
-        extra: findings the fetching edge made (``issue_url`` mismatches, older plan
-            comments), merged in comment order.
+        extra: findings the fetching edge made (``issue_url`` mismatches, an untrusted
+            sibling, passed-over and older plan comments), merged in comment order.
+        sibling_withheld: whether a sibling was fetched but left out of ``comments`` because
+            its author is not trusted (SPEC 6.1): ``extra`` reports it, so no
+            ``sibling-missing`` is added.
 
     Returns:
         The :class:`~.models.ValidationResult` (``valid`` when no finding is an error).
@@ -274,6 +278,7 @@ def validate_scanned(
     if facts.spine is not None:
         spine = facts.spine
         findings += [finding for rule in SPINE_RULES for finding in rule(facts, spine)]
-    findings += sibling_missing_rule(facts)
+    if not sibling_withheld:
+        findings += sibling_missing_rule(facts)
     findings += list(extra)
     return result_of(findings)
