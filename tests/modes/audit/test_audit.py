@@ -9,10 +9,11 @@ from urllib.parse import parse_qs
 
 import pytest
 
+from frame_spine.core.blocks import scan_comment
 from frame_spine.core.plan import scan_bodies
 from frame_spine.github.payloads import FetchedComment
 from frame_spine.modes.audit.models import AuditState
-from frame_spine.modes.audit.rules import PlanCollector, classify
+from frame_spine.modes.audit.rules import KeptComment, PlanCollector, classify
 from frame_spine.modes.validate.rules import validate_scanned
 from tests.builders import slice_block
 from tests.conftest import clean_env, run_cli
@@ -233,10 +234,78 @@ def test_the_collector_keeps_only_plans_and_siblings() -> None:
     assert list(collector.plans) == [5]
     assert (collector.plans[5].newest.id, collector.plans[5].count) == (4, 2)
     assert list(collector.siblings) == [3]
-    assert collector.pointers() == {}
+    assert collector.plans[5].opened().pointer == 3  # the listing holds it: no fetch by id
     filtered = PlanCollector(issues={7})
     filtered.add([comment(2, plan(5, spine(3)), 5)])
     assert filtered.plans == {}
+
+
+@pytest.mark.parametrize(
+    ("body", "kept"),
+    [
+        ("", b""),
+        ("plain", b"plain"),
+        ("# Plan \u2014 issue #5", b"# Plan \xe2\x80\x94 issue #5"),
+        ("\ufeffa\r\nb \U0001f680", b"\xef\xbb\xbfa\r\nb \xf0\x9f\x9a\x80"),
+        ("lone \ud83d", b"lone \xed\xa0\xbd"),  # any str comes back whole
+    ],
+)
+def test_a_kept_comment_is_its_body_in_utf8_and_comes_back_whole(body: str, kept: bytes) -> None:
+    listed = FetchedComment(
+        7, body, f"https://api.example/repos/{REPO}/issues/5", "https://h/7", STAMP, "ana", "OWNER"
+    )
+    held = KeptComment.of(listed)
+    assert (held.body, held.comment.body, held.id) == (kept, "", 7)
+    assert held.fetched() == listed
+    assert held.scanned() == (listed, scan_comment(body))
+
+
+def test_the_collector_keeps_bodies_as_bytes_and_reads_each_plan_once() -> None:
+    collector = PlanCollector()
+    legacy = plan(6, spine(None) + "\n\n" + slices()) + "\n<!-- frame-slices-6 -->"
+    collector.add(
+        [
+            comment(2, plan(5, spine(3)), 5, "2026-05-01T00:00:00Z"),
+            comment(3, sibling(5, STAMP), 5),
+            comment(4, plan(5, spine(3)), 5, "2026-05-02T00:00:00Z"),
+            comment(4, plan(5, spine(3)), 5, "2026-05-02T00:00:00Z"),  # listed twice
+            comment(8, legacy, 6),  # a plan and a sibling candidate: kept once
+        ]
+    )
+    assert collector.plans[5].newest.body == plan(5, spine(3)).encode()
+    assert collector.siblings[3].body == sibling(5, STAMP).encode()
+    assert collector.plans[6].newest is collector.siblings[8]
+    opened = collector.take(5)
+    assert (opened.comment, opened.pointer, opened.count) == (
+        comment(4, plan(5, spine(3)), 5, "2026-05-02T00:00:00Z"),
+        3,
+        2,
+    )
+    assert opened.scan == scan_comment(plan(5, spine(3)))
+    assert opened.spine is not None and opened.spine.generated_at == STAMP
+    assert list(collector.plans) == [6]  # taken: its body is no longer kept
+    assert collector.sibling(3) == (
+        comment(3, sibling(5, STAMP), 5),
+        scan_comment(sibling(5, STAMP)),
+    )
+    assert collector.sibling(3) is not None  # a sibling stays: another plan may point at it
+    assert collector.sibling(99) is None
+    with pytest.raises(KeyError):
+        collector.take(5)
+
+
+def test_two_plans_pointing_at_one_listed_sibling_fetch_nothing(fake_github: FakeGitHub) -> None:
+    fake_github.add_comment(3, sibling(5, STAMP), 5)
+    fake_github.add_comment(4, plan(5, spine(3)), 5)
+    fake_github.add_comment(6, plan(6, spine(3)), 6)
+    report, code = audit(fake_github, "--state", "all")
+    assert code == 1
+    assert [(p["issue"], p["state"], p["sibling_comment_id"]) for p in report["plans"]] == [  # type: ignore[union-attr]
+        (5, "fresh", 3),
+        (6, "invalid", 3),  # sibling-identity-mismatch: the sibling is #5's
+    ]
+    assert fake_github.paths() == [f"GET /repos/{REPO}/issues/comments"]
+    assert report["requests"] == 1
 
 
 EXPLORATORY_SLICES = "\n".join(
@@ -383,12 +452,12 @@ def test_a_plan_listed_twice_in_two_versions_counts_once() -> None:
     edited = comment(2, plan(5, spine(None) + "\n\n" + slices()), 5, "2026-05-02T00:00:00Z")
     collector.add([older, comment(3, sibling(5, STAMP), 5)])
     collector.add([edited])
-    assert (collector.plans[5].newest, collector.plans[5].count) == (edited, 1)
+    assert (collector.plans[5].newest.fetched(), collector.plans[5].count) == (edited, 1)
     # The other way round (the newer version on the earlier page): the newer one stays.
     reversed_order = PlanCollector()
     reversed_order.add([edited])
     reversed_order.add([older])
-    assert (reversed_order.plans[5].newest, reversed_order.plans[5].count) == (edited, 1)
+    assert (reversed_order.plans[5].newest.fetched(), reversed_order.plans[5].count) == (edited, 1)
 
 
 def test_a_sibling_listed_twice_keeps_its_newest_version() -> None:
@@ -397,7 +466,7 @@ def test_a_sibling_listed_twice_keeps_its_newest_version() -> None:
     stamped = comment(3, sibling(5, STAMP), 5, "2026-05-02T00:00:00Z")
     collector.add([stamped])
     collector.add([unstamped])
-    assert collector.siblings[3][0] == stamped
+    assert collector.siblings[3].fetched() == stamped
 
 
 def test_a_listing_that_shifts_between_pages_is_de_duplicated(fake_github: FakeGitHub) -> None:

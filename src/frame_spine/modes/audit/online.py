@@ -6,7 +6,8 @@ pages); the repository's comment listing (``max(1, ceil(comments / 100))`` pages
 passed through); one GET per sibling that the listing does not hold; one permission GET per
 distinct author of a plan-like comment or sibling that only the policy's ``write`` term can
 decide. Pages are streamed into a :class:`~.rules.PlanCollector`, so memory holds only the
-bodies of trusted plans and of sibling candidates.
+bodies of trusted plans and of sibling candidates, as UTF-8 bytes; each plan and its sibling
+are scanned again, one issue at a time, when classified (SPEC 11 revision 3).
 """
 
 from __future__ import annotations
@@ -62,12 +63,12 @@ def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
             return AuditReport.of_failure(collector.failure, repository, fetcher.requests_made)
 
     audited = []
-    missing = collector.pointers()
-    for issue, plans in sorted(collector.plans.items()):
-        pointer = plans.pointer()
-        sibling = collector.siblings.get(pointer) if pointer is not None else None
-        if issue in missing:
-            fetched = fetcher.fetch_if_exists(missing[issue], "sibling")
+    for issue in sorted(collector.plans):
+        plan = collector.take(issue)
+        pointer = plan.pointer
+        sibling = collector.sibling(pointer) if pointer is not None else None
+        if pointer is not None and sibling is None:
+            fetched = fetcher.fetch_if_exists(pointer, "sibling")
             if isinstance(fetched, Failure):
                 return AuditReport.of_failure(fetched, repository, fetcher.requests_made)
             if fetched is not None:
@@ -78,7 +79,7 @@ def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
         audited.append(
             audit_plan(
                 issue,
-                plans,
+                plan,
                 sibling,
                 untrusted_sibling=untrusted.message if untrusted is not None else None,
                 passed_over=len(collector.passed_over.get(issue, ())),

@@ -1,13 +1,14 @@
 """Audit's rules (SPEC 11): collect each issue's newest plan from a listing, classify it.
 
-Pure: pages of issue comments in (streamed, so only plan and sibling bodies are kept), a
-typed :class:`~.models.AuditReport` out. The fetching edge is :mod:`.online`.
+Pure: pages of issue comments in (streamed, so only plan and sibling bodies are kept, as
+UTF-8 bytes), a typed :class:`~.models.AuditReport` out. The fetching edge is :mod:`.online`.
 """
 
 from __future__ import annotations
 
+import sys
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from ...core.blocks import CommentScan, scan_comment
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
@@ -25,38 +26,111 @@ _SIBLING_CODES = {
 }
 
 
-@dataclass
-class IssuePlans:
-    """An issue's newest plan comment (and its scan), and the ids of all its plan comments.
+def _interned(text: str | None) -> str | None:
+    return None if text is None else sys.intern(text)
+
+
+@dataclass(frozen=True, slots=True)
+class KeptComment:
+    """A listed comment kept until the audit reads it (a plan or sibling candidate), in the
+    least memory that gives it back whole (SPEC 11 revision 3: peak memory above that of the
+    same audit without plans at most 3x the UTF-8 bytes of the plan and sibling bodies it
+    needs; benchmarks/bench_audit.py measures it).
+
+    A Python ``str`` of mostly-ASCII text with one ``—`` in it takes 2 bytes a character, and
+    a scan holds copies of its blocks' payloads; so the body is kept as its UTF-8 bytes
+    (``surrogatepass``: any ``str`` comes back as it was) and scanned again when read. The
+    author's login and association, the same few words for most comments, are interned.
 
     Attributes:
-        newest: the newest plan comment (by ``updated_at``, then id). scan: its scan.
-        ids: the ids of every distinct plan comment of the issue seen in the listing.
+        comment: the comment as listed, but with an empty ``body``.
+        body: its body, UTF-8.
     """
 
-    newest: FetchedComment
-    scan: CommentScan
-    ids: set[int] = field(default_factory=set)
-    _spine: tuple[Spine | None] | None = None
+    comment: FetchedComment
+    body: bytes
+
+    @classmethod
+    def of(cls, comment: FetchedComment) -> KeptComment:
+        """Keep ``comment`` (its body encoded as UTF-8)."""
+        listed = replace(
+            comment,
+            body="",
+            author_login=_interned(comment.author_login),
+            author_association=_interned(comment.author_association),
+        )
+        return cls(listed, comment.body.encode("utf-8", "surrogatepass"))
+
+    @property
+    def id(self) -> int:
+        """The comment id."""
+        return self.comment.id
+
+    def fetched(self) -> FetchedComment:
+        """The comment as it was listed, body and all."""
+        return replace(self.comment, body=self.body.decode("utf-8", "surrogatepass"))
+
+    def scanned(self) -> tuple[FetchedComment, CommentScan]:
+        """The comment as listed, and the scan of its body (SPEC 2)."""
+        comment = self.fetched()
+        return comment, scan_comment(comment.body)
+
+
+@dataclass(slots=True)
+class IssuePlans:
+    """An issue's newest plan comment, kept, and the ids of all its plan comments.
+
+    Attributes:
+        newest: the newest plan comment (by ``updated_at``, then id).
+        first: the id of the first plan comment seen. others: the ids of the issue's other
+            distinct plan comments seen in the listing, ``None`` while there are none (most
+            issues have one plan comment: no set for them).
+    """
+
+    newest: KeptComment
+    first: int
+    others: set[int] | None = None
 
     @property
     def count(self) -> int:
         """How many distinct plan comments the issue has (SPEC 11 ``duplicate_plans``)."""
-        return len(self.ids)
+        return 1 + len(self.others or ())
 
-    def spine(self) -> Spine | None:
-        """The newest plan's one valid spine, or ``None`` (parsed once, then remembered)."""
-        if self._spine is None:
-            found = current_spine(ScannedComments(self.scan))
-            self._spine = (found.spine if isinstance(found, CurrentSpine) else None,)
-        return self._spine[0]
+    def add(self, comment_id: int) -> None:
+        """Count plan comment ``comment_id`` (once, however often it is listed)."""
+        if comment_id != self.first:
+            if self.others is None:
+                self.others = set()
+            self.others.add(comment_id)
 
+    def opened(self) -> OpenedPlan:
+        """The newest plan read back: its comment, its scan and its spine."""
+        comment, scan = self.newest.scanned()
+        found = current_spine(ScannedComments(scan))
+        spine = found.spine if isinstance(found, CurrentSpine) else None
+        return OpenedPlan(comment, scan, spine, self.count)
+
+
+@dataclass(frozen=True, slots=True)
+class OpenedPlan:
+    """An issue's newest plan comment as classification reads it (one at a time).
+
+    Attributes:
+        comment: the plan comment. scan: its scan. spine: its one valid spine, or ``None``.
+        count: how many distinct plan comments the issue has (SPEC 11 ``duplicate_plans``).
+    """
+
+    comment: FetchedComment
+    scan: CommentScan
+    spine: Spine | None
+    count: int = 1
+
+    @property
     def pointer(self) -> int | None:
         """The spine's ``slice_comment_id``, or ``None``."""
-        spine = self.spine()
-        if spine is None or spine.slice_comment_id is None:
+        if self.spine is None or self.spine.slice_comment_id is None:
             return None
-        return int(spine.slice_comment_id)
+        return int(self.spine.slice_comment_id)
 
 
 #: Whether a comment's author is trusted (SPEC 6.1), or the failure of asking GitHub.
@@ -71,8 +145,9 @@ class PlanCollector:
     then id) and the ids of its plan comments by trusted authors; the ids of plan-like
     comments by others (never kept as plans, SPEC 6.1); and every comment carrying a
     ``frame-slices-N`` marker line (a sibling candidate, judged when a plan points at it), by
-    id. Everything else is dropped as soon as its page is read, so memory is bounded by the
-    plan and sibling bodies kept. The listing is offset-paginated over live data, so a
+    id. Each kept comment is a :class:`KeptComment` (its body as UTF-8 bytes, no scan);
+    everything else is dropped as soon as its page is read, so memory is bounded by the plan
+    and sibling bodies kept (SPEC 11). The listing is offset-paginated over live data, so a
     comment edited during the scan can come twice: each comment id counts once, in its
     newest version (SPEC 11).
 
@@ -80,15 +155,17 @@ class PlanCollector:
         issues: when not ``None``, only comments on these issue numbers are kept.
         trusts: judges each plan-like comment's author (the online edge's trust policy);
             ``None`` trusts every author (for callers that judged them already).
+        plans: per issue number, its plans. siblings: the sibling candidates, by id.
         passed_over: per issue, the ids of plan-like comments whose authors are not trusted.
         failure: the failure of a judgement (a permission request that failed); once set,
             nothing more is collected and the audit reports it.
+        seen: how many listed comments were read.
     """
 
     issues: set[int] | None = None
     trusts: TrustJudge | None = None
     plans: dict[int, IssuePlans] = field(default_factory=dict)
-    siblings: dict[int, tuple[FetchedComment, CommentScan]] = field(default_factory=dict)
+    siblings: dict[int, KeptComment] = field(default_factory=dict)
     passed_over: dict[int, set[int]] = field(default_factory=dict)
     failure: Failure | None = None
     seen: int = 0
@@ -122,28 +199,36 @@ class PlanCollector:
             if "plan-issue-" not in body and "frame-slices-" not in body:
                 continue
             scan = scan_comment(body)
+            kept = None
             if scan.marker_values("frame-slices"):
                 listed = self.siblings.get(comment.id)
-                if listed is None or recency(comment) >= recency(listed[0]):
-                    self.siblings[comment.id] = (comment, scan)
+                if listed is None or recency(comment) >= recency(listed.comment):
+                    kept = KeptComment.of(comment)
+                    self.siblings[comment.id] = kept
             if scan.marker_values("plan-issue") and self._trusted(comment, issue):
                 known = self.plans.get(issue)
                 if known is None:
-                    self.plans[issue] = IssuePlans(comment, scan, {comment.id})
+                    self.plans[issue] = IssuePlans(kept or KeptComment.of(comment), comment.id)
                 else:
-                    known.ids.add(comment.id)
-                    if recency(comment) > recency(known.newest):
-                        self.plans[issue] = IssuePlans(comment, scan, known.ids)
+                    known.add(comment.id)
+                    if recency(comment) > recency(known.newest.comment):
+                        known.newest = kept or KeptComment.of(comment)
 
-    def pointers(self) -> dict[int, int]:
-        """Each issue's spine pointer (``slice_comment_id``) that the listing does not hold,
-        for fetching by id: ``{issue: sibling id}``."""
-        missing = {}
-        for issue, plans in self.plans.items():
-            pointer = plans.pointer()
-            if pointer is not None and pointer not in self.siblings:
-                missing[issue] = pointer
-        return missing
+    def take(self, issue: int) -> OpenedPlan:
+        """Issue ``issue``'s newest plan read back (:meth:`IssuePlans.opened`), and no longer
+        kept: classifying the plans one by one lets go of each plan's body as the report's
+        rows grow (sibling candidates stay: several plans may point at one).
+
+        Raises:
+            KeyError: when the collector holds no plan of ``issue``.
+        """
+        return self.plans.pop(issue).opened()
+
+    def sibling(self, comment_id: int) -> tuple[FetchedComment, CommentScan] | None:
+        """The listed sibling candidate ``comment_id`` read back with its scan, or ``None``
+        when the listing does not hold it (then it is fetched by id)."""
+        kept = self.siblings.get(comment_id)
+        return kept.scanned() if kept is not None else None
 
 
 def classify(comments: ScannedComments, result: ValidationResult) -> AuditState:
@@ -168,7 +253,7 @@ def classify(comments: ScannedComments, result: ValidationResult) -> AuditState:
 
 def audit_plan(
     issue: int,
-    plans: IssuePlans,
+    plan: OpenedPlan,
     sibling: tuple[FetchedComment, CommentScan] | None,
     *,
     untrusted_sibling: str | None = None,
@@ -177,8 +262,8 @@ def audit_plan(
     """Validate one issue's newest plan with its sibling (SPEC 10) and classify it.
 
     Args:
-        issue: the issue number. plans: its plans. sibling: the sibling the spine points
-            at, when there is one.
+        issue: the issue number. plan: its newest plan, read back. sibling: the sibling
+            the spine points at, when there is one.
         untrusted_sibling: why the sibling's author is not trusted (SPEC 6.1), when it is
             not: the sibling is then left out, and the error finding
             ``sibling-identity-mismatch`` makes the plan ``invalid``.
@@ -194,24 +279,24 @@ def audit_plan(
     if untrusted_sibling is not None:
         extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, untrusted_sibling, comment="sibling"))
         sibling_scan = None
-    comments = ScannedComments(plans.scan, sibling_scan)
+    comments = ScannedComments(plan.scan, sibling_scan)
     result = validate_scanned(
         comments,
         issue_number=issue,
         extra=extra,
         sibling_withheld=untrusted_sibling is not None,
     )
-    spine = plans.spine()
+    spine = plan.spine
     stamps = sibling_scan.marker_values("stamp") if sibling_scan is not None else []
     return AuditedPlan(
         issue=issue,
-        plan_comment_id=plans.newest.id,
-        plan_url=plans.newest.html_url,
-        sibling_comment_id=plans.pointer(),
+        plan_comment_id=plan.comment.id,
+        plan_url=plan.comment.html_url,
+        sibling_comment_id=plan.pointer,
         state=classify(comments, result),
         generated_at=spine.generated_at if spine is not None else None,
         sibling_generated_at=stamps[0] if stamps else None,
-        duplicate_plans=plans.count > 1,
+        duplicate_plans=plan.count > 1,
         errors=result.errors,
         warnings=result.warnings,
         untrusted_plan_comments=passed_over,
