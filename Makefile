@@ -28,7 +28,7 @@ demo: $(VENV)/.installed-demo
 FAKE_API_PORT ?= 8878
 $(VENV)/.installed-fake-api: pyproject.toml | $(VENV)/.installed-demo
 	@$(BIN)/python -m pip install --quiet pytest-httpserver==1.2.0
-	touch $@
+	@touch $@
 
 fake-api: $(VENV)/.installed-demo $(VENV)/.installed-fake-api
 	@$(BIN)/python e2e/fake_api.py --port $(FAKE_API_PORT)
