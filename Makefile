@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo test e2e lint typecheck pytest bench clean cmark-gfm dist screenshot-tools screenshots
+.PHONY: demo fake-api test e2e lint typecheck pytest bench clean cmark-gfm dist screenshot-tools screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -15,12 +15,23 @@ $(VENV)/.installed-demo: pyproject.toml | $(BIN)/python
 
 $(VENV)/.installed-test: pyproject.toml | $(BIN)/python
 	$(BIN)/python -m pip install --quiet -e '.[test]'
-	touch $@ $(VENV)/.installed-demo
+	touch $@ $(VENV)/.installed-demo $(VENV)/.installed-fake-api
 
 demo: $(VENV)/.installed-demo
 	$(BIN)/frame-spine lookup --plan-body examples/plan-878.md \
 		--slices-body examples/sibling-878.md --issue-number 878 \
 		--generated-at 2026-07-18T22:20:00Z --step-id s1 --format text
+
+# A loopback fake of the GitHub API with the bundled plans (e2e/fake_api.py lists them), for
+# trying the online command line without GitHub (docs/agents.md). It prints the two export
+# lines to paste into another shell and runs until Ctrl-C. FAKE_API_PORT=0 picks a free port.
+FAKE_API_PORT ?= 8878
+$(VENV)/.installed-fake-api: pyproject.toml | $(VENV)/.installed-demo
+	@$(BIN)/python -m pip install --quiet pytest-httpserver==1.2.0
+	@touch $@
+
+fake-api: $(VENV)/.installed-demo $(VENV)/.installed-fake-api
+	@$(BIN)/python e2e/fake_api.py --port $(FAKE_API_PORT)
 
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks e2e

@@ -31,7 +31,7 @@ sys.path.insert(0, str(ROOT))
 from tests.fake_github import REPO, TOKEN  # noqa: E402
 from tests.runner_env import action_metadata, parse_output_file  # noqa: E402
 
-PLAN_ID = "5013464001"
+PLAN_ID = "5013464861"
 SIBLING_ID = "5013460780"
 STAMP = "2026-07-18T22:20:00Z"
 SLICE_START = "step_id: s1\ncommit-index: 1\nprovides: [implement-docs]\n"

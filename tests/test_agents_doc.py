@@ -13,11 +13,13 @@ ending in ``...`` is a prefix; ```` ```text ````: byte for byte) or, after the m
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import re
 import shlex
 import shutil
 import subprocess
+import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -26,7 +28,7 @@ import pytest
 
 from frame_spine import __version__
 from tests.conftest import CLI, REPO, clean_env, run_cli
-from tests.fake_github import DRIVE_BY, TOKEN, FakeGitHub
+from tests.fake_github import TOKEN, FakeGitHub
 from tests.stand_ins import git_checkout
 
 DOC = REPO / "docs" / "agents.md"
@@ -56,6 +58,9 @@ GH_FLAGS = {"--jq", "--hostname"}
 #: The version ``frame-spine --version`` shows in the doc (the installed one is compared).
 DOC_VERSION = "0.1.0"
 ENTERPRISE_URL = "https://ghe.example.com/api/v3"
+#: The API URL ``make fake-api`` prints by default (the doc's first online steps export it).
+FAKE_API_URL = "http://127.0.0.1:8878"
+FAKE_API = REPO / "e2e" / "fake_api.py"
 _FENCE = re.compile(r"^```(?P<info>[^\n`]*)\n(?P<body>.*?)^```[ \t]*$", re.M | re.S)
 _MARKER = re.compile(r"<!-- agents-doc-test: (?P<mark>[a-z-]+) -->\s*$")
 _MILLISECONDS = re.compile(r" in [0-9]+ ms ")
@@ -127,15 +132,27 @@ SNIPPETS = snippets()
 DRIVE_BY_ID = 5013469999
 
 
+def fake_api_module() -> Any:
+    """e2e/fake_api.py, the program ``make fake-api`` runs, as a module."""
+    spec = importlib.util.spec_from_file_location("fake_api", FAKE_API)
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
 def serve_example_plan(fake: FakeGitHub) -> None:
-    """The example plan and sibling (by the repository's owner), and a drive-by's copy of the
-    plan (the fake has no permission for that account: 404)."""
-    plan = (EXAMPLES / "plan-878.md").read_text("utf-8")
-    fake.add_comment(PLAN_ID, plan, 878, repo=DOC_REPO)
-    fake.add_comment(
-        SIBLING_ID, (EXAMPLES / "sibling-878.md").read_text("utf-8"), 878, repo=DOC_REPO
+    """What ``make fake-api`` serves (e2e/fake_api.py): the example plan and sibling (by the
+    repository's owner), a drive-by's copy of the plan (the fake has no permission for that
+    account: 404), and the other bundled plans."""
+    module = fake_api_module()
+    assert (module.PLAN_ID, module.SIBLING_ID, module.DRIVE_BY_878_ID) == (
+        PLAN_ID,
+        SIBLING_ID,
+        DRIVE_BY_ID,
     )
-    fake.add_comment(DRIVE_BY_ID, plan, 878, repo=DOC_REPO, author=DRIVE_BY)
+    module.serve(fake)
+    assert fake.url.startswith("http://127.0.0.1:")
 
 
 def snippet_env(fake: FakeGitHub, *, token: bool) -> dict[str, str]:
@@ -165,9 +182,9 @@ def matches(shown: Any, actual: Any) -> bool:
 def test_the_doc_runs_every_kind_of_snippet() -> None:
     """The doc keeps its snippets (a doc whose snippets vanished would pass every check)."""
     kinds = [(snippet.block.marker, snippet.expected.info) for snippet in SNIPPETS]
-    assert len(SNIPPETS) == 13
+    assert len(SNIPPETS) == 15
     assert kinds.count(("no-token", "json")) == 1
-    assert sum(1 for _, info in kinds if info == "json") == 6
+    assert sum(1 for _, info in kinds if info == "json") == 7
     assert sum(1 for s in SNIPPETS if s.expected.marker == "stderr") == 1
 
 
@@ -177,7 +194,9 @@ def test_doc_snippet_prints_what_the_doc_shows(
 ) -> None:
     serve_example_plan(fake_github)
     checkout = git_checkout(tmp_path / "checkout", f"git@127.0.0.1:{DOC_REPO}.git")
+    shutil.copytree(EXAMPLES, checkout / "examples")  # the doc's first steps: in a checkout
     script = snippet.block.body.replace(ENTERPRISE_URL, fake_github.url)
+    script = script.replace(FAKE_API_URL, fake_github.url)
     env = snippet_env(fake_github, token=snippet.block.marker != "no-token")
     ran = subprocess.run(
         ["sh", "-c", script], env=env, cwd=checkout, capture_output=True, timeout=60, check=False
@@ -300,3 +319,60 @@ def test_copilot_setup_steps_pass_the_workflow_linters(tmp_path: Path) -> None:
         check=False,
     )
     assert lint.returncode == 0, lint.stdout
+
+
+def first_section() -> list[Block]:
+    """The blocks of the doc's first section ("Try it first")."""
+    text = DOC.read_text("utf-8")
+    start = text.index("\n## Try it first")
+    end = text.index("\n## ", start + 1)
+    first, last = text.count("\n", 0, start) + 1, text.count("\n", 0, end) + 1
+    return [block for block in doc_blocks() if first <= block.line <= last]
+
+
+def test_the_first_section_is_offline_then_make_fake_api_then_online() -> None:
+    blocks = first_section()
+    assert [block.info for block in blocks] == ["text", "sh", "json", "text", "text", "sh", "text"]
+    assert blocks[0].body == 'make demo\nexport PATH="$PWD/.venv/bin:$PATH"\n'
+    assert "--plan-body examples/plan-valid.md" in blocks[1].body
+    assert blocks[3].body == "make fake-api\n"
+    exports = blocks[4].body
+    assert exports == f"export GITHUB_API_URL={FAKE_API_URL}\nexport GH_TOKEN={TOKEN}\n"
+    assert blocks[5].body.startswith(exports)  # the online step pastes exactly those lines
+    assert [s.block.line for s in SNIPPETS[:2]] == [blocks[1].line, blocks[5].line]
+
+
+def test_make_fake_api_runs_the_fake_that_prints_what_the_doc_shows() -> None:
+    """``make fake-api`` runs e2e/fake_api.py with FAKE_API_PORT (default 8878); that program,
+    started with port 0, prints the doc's two export lines (its own port in the URL) and then
+    answers the doc's first online lookup."""
+    makefile = (REPO / "Makefile").read_text("utf-8")
+    assert "FAKE_API_PORT ?= 8878\n" in makefile
+    assert "\t@$(BIN)/python e2e/fake_api.py --port $(FAKE_API_PORT)\n" in makefile
+    process = subprocess.Popen(
+        [sys.executable, str(FAKE_API), "--port", "0"],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        env=clean_env(),
+    )
+    try:
+        assert process.stdout is not None
+        url_line = process.stdout.readline().decode("utf-8")
+        token_line = process.stdout.readline().decode("utf-8")
+        port = re.fullmatch(r"export GITHUB_API_URL=http://127\.0\.0\.1:([0-9]+)\n", url_line)
+        assert port is not None, url_line
+        url = f"http://127.0.0.1:{port.group(1)}"
+        shown = first_section()[4].body.replace(FAKE_API_URL, url)
+        assert url_line + token_line == shown
+        online = first_section()[5].body.replace(FAKE_API_URL, url)
+        ran = subprocess.run(
+            ["sh", "-c", online],
+            env=clean_env(PATH=f"{BIN}:/usr/bin:/bin"),
+            capture_output=True,
+            timeout=60,
+            check=False,
+        )
+        assert (ran.stdout, ran.returncode) == (first_section()[6].body.encode(), 0), ran.stderr
+    finally:
+        process.terminate()
+        assert process.wait(timeout=10) == 0

@@ -7,7 +7,9 @@ with the runner's environment), against the loopback fake of the GitHub REST API
 (tests/fake_github.py) serving the bundled example (examples/plan-878.md as comment
 5013464861 and examples/sibling-878.md as comment 5013460780, both on issue 878) and a
 twelve-step plan (tests/modes/render/plans/plan-912.md as comment 5020000001 and
-sibling-912.md as 5020000002, on issue 912).
+sibling-912.md as 5020000002, on issue 912) and the bundled complete plan
+(examples/plan-valid.md as comment 5013470120 and examples/sibling-valid.md as 5013470121, on
+issue 880).
 
 Run from the repository root with the project's venv::
 
@@ -43,6 +45,10 @@ STAMP = "2026-07-18T22:20:00Z"
 PLANS_912 = ROOT / "tests" / "modes" / "render" / "plans"
 PLAN_912_ID = 5020000001
 SIBLING_912_ID = 5020000002
+VALID_PLAN_ID = 5013470120
+VALID_SIBLING_ID = 5013470121
+#: A plan comment id that exists nowhere (one past the plan's: a real-looking id, not ``404``).
+MISSING_ID = 5013464862
 LOOKUP = {
     "plan-comment-id": str(PLAN_ID),
     "slices-comment-id": str(SIBLING_ID),
@@ -64,6 +70,15 @@ def serve_912(fake: FakeGitHub) -> None:
     fake.add_issue(912)
     fake.add_comment(PLAN_912_ID, (PLANS_912 / "plan-912.md").read_text("utf-8"), 912)
     fake.add_comment(SIBLING_912_ID, (PLANS_912 / "sibling-912.md").read_text("utf-8"), 912)
+
+
+def serve_valid(fake: FakeGitHub) -> None:
+    """Serve the bundled complete plan and its sibling on issue 880."""
+    fake.add_issue(880)
+    fake.add_comment(VALID_PLAN_ID, (ROOT / "examples" / "plan-valid.md").read_text("utf-8"), 880)
+    fake.add_comment(
+        VALID_SIBLING_ID, (ROOT / "examples" / "sibling-valid.md").read_text("utf-8"), 880
+    )
 
 
 def serve_audit_repository(fake: FakeGitHub) -> None:
@@ -88,7 +103,9 @@ SCENARIOS = (
         "lookup-stale-spine", serve_example, {**LOOKUP, "generated-at": "2026-07-18T21:00:00Z"}
     ),
     Scenario("lookup-missing-slice", serve_example, {**LOOKUP, "step-id": "s9"}),
-    Scenario("lookup-comment-not-found", serve_example, {**LOOKUP, "plan-comment-id": "404"}),
+    Scenario(
+        "lookup-comment-not-found", serve_example, {**LOOKUP, "plan-comment-id": str(MISSING_ID)}
+    ),
     Scenario(
         "validate-invalid", serve_example, {"mode": "validate", "plan-comment-id": str(PLAN_ID)}
     ),
@@ -107,6 +124,13 @@ SCENARIOS = (
         "render-912",
         serve_912,
         {"mode": "render", "plan-comment-id": str(PLAN_912_ID)},
+        ("ce-gate-cli.md", "implement-code.md", "implement-docs.md", "implement-test.md"),
+    ),
+    Scenario("validate-valid", serve_valid, {"mode": "validate", "issue-number": "880"}),
+    Scenario(
+        "render-valid",
+        serve_valid,
+        {"mode": "render", "issue-number": "880"},
         ("ce-gate-cli.md", "implement-code.md", "implement-docs.md", "implement-test.md"),
     ),
     Scenario("validate-912", serve_912, {"mode": "validate", "plan-comment-id": str(PLAN_912_ID)}),

@@ -15,7 +15,8 @@ For each Markdown file (the text an action appends to ``GITHUB_STEP_SUMMARY``):
    the npm package in ``tools/node_modules`` (no CDN);
 3. wrap it in a page styled like a job summary on a run's page (``github-markdown-css``'s light
    theme, a white bordered card titled "<name> summary" on GitHub's grey canvas), with every
-   ``<details>`` opened (``--closed-details`` keeps them closed, as GitHub first shows them);
+   ``<details>`` opened (``--closed-details`` keeps them closed, as GitHub first shows them)
+   and long code lines wrapped (GitHub scrolls them sideways, which a picture cannot);
 4. load the page in headless Chromium once to measure its height after Mermaid has drawn
    (``--dump-dom``), then take the screenshot at that height (capped at ``--max-height``).
 
@@ -81,6 +82,8 @@ body { margin: 0; padding: 16px; }
   font: 600 16px/1.5 -apple-system, BlinkMacSystemFont, "Segoe UI", "Noto Sans", Helvetica,
   Arial, sans-serif; color: #1f2328; }
 .markdown-body { padding: 16px 24px 24px; font-size: 14px; }
+.markdown-body pre:not(.mermaid), .markdown-body pre:not(.mermaid) code { white-space: pre-wrap;
+  overflow-wrap: anywhere; }
 .markdown-body pre.mermaid { background: transparent; text-align: center; padding: 8px 0; }
 """
 

@@ -1,6 +1,6 @@
 """frame-spine-lookup: fetch one addressable step (slice) of a plan kept in issue comments.
 
-The layout (see the README's "Architecture"): :mod:`frame_spine.core` is pure (blocks, code
+The layout (see docs/architecture.md): :mod:`frame_spine.core` is pure (blocks, code
 regions, spine, slices, the plan's one spine, identity, stamps, statuses); ``github`` is the
 only network edge; ``modes`` holds one folder per mode (lookup, validate, audit), each with
 the same files; :mod:`frame_spine.inputs` checks inputs for every mode; ``step`` is what one

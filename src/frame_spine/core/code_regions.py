@@ -108,7 +108,7 @@ def code_lines(text: str) -> CodeLines:
 
     Returns:
         :class:`CodeLines`. Time is about linear in the text's length (cmark-gfm's own
-        bounds: see the README's "Limits" and the benchmarks).
+        bounds: see docs/action.md's "Limits" and the benchmarks).
 
     Raises:
         frame_spine.cmarkgfm_adapter.CmarkgfmChanged: only when the installed cmarkgfm no

@@ -101,7 +101,8 @@ def audit_summary(
     report: AuditReport, *, rest: str = "the report has all", limit: int = SUMMARY_LIMIT
 ) -> str:
     """Render the job summary of audit mode (SPEC 11): the outcome, the counts per state,
-    and one table row per plan (linked), the plans with findings first (the worst state
+    what a no-spine plan means (when there is one), the requests made, and one table row
+    per plan (linked), the plans with findings first (the worst state
     first, then by issue), under ``limit`` bytes.
 
     Rows that do not fit are left out with a visible note saying how many and, in ``rest``,
@@ -126,10 +127,19 @@ def audit_summary(
         if passed
         else ""
     )
+    no_spine = report.counts.get(AuditState.NO_SPINE.value, 0)
+    no_spine_line = (
+        f"{_SHOWN_STATES[AuditState.NO_SPINE]} no-spine plans have no spine that could drift "
+        "(a brief or goal-contract plan, spine-omitted, a legacy prose plan), so they count as "
+        "clean; their Errors column is validate's (a legacy prose plan has the error "
+        "missing-spine).\n\n"
+        if no_spine
+        else ""
+    )
     head = (
         summary_head("audit", report.status, report.exit_code, icon, detail=detail)
-        + f"{counts}\n\n{passed_line}<sub>{plural(report.requests, 'request')} to the GitHub "
-        "API</sub>\n"
+        + f"{counts}\n\n{no_spine_line}{passed_line}"
+        f"{plural(report.requests, 'request')} to the GitHub API.\n"
     )
     if not report.plans:
         return clip_utf8(head, limit)

@@ -32,7 +32,7 @@ class Severity(StrEnum):
 
 
 class Code(StrEnum):
-    """Every finding code (SPEC 10; the README's table lists them by severity)."""
+    """Every finding code (SPEC 10; docs/action.md's table lists them by severity)."""
 
     MISSING_SPINE = "missing-spine"
     VARIANT_WITH_SPINE = "variant-with-spine"
