@@ -19,6 +19,7 @@ from collections.abc import Mapping
 
 from actions_toolkit import core
 
+from . import interrupts
 from .core.status import Failure, error
 from .github.request_log import RequestListener
 from .inputs import StepSettings, parse_inputs
@@ -81,8 +82,15 @@ def main() -> int:
     Refuses to run (exit 1, fixed text only) when ``GITHUB_OUTPUT`` is not set: outputs are
     never printed as ``::set-output`` commands. Every text written, stderr included, passes
     the run's :class:`~frame_spine.step.emitted.EmittedText` filter; with ``RUNNER_DEBUG=1``
-    each request is logged as a ``::debug::`` line as it happens.
+    each request is logged as a ``::debug::`` line as it happens. SIGINT or SIGTERM (a
+    cancelled job) ends the process at once, exit 130 or 143, never half-way through a
+    write (SPEC 6 "Interrupts", :mod:`frame_spine.interrupts`).
     """
+    with interrupts.handled():
+        return _run()
+
+
+def _run() -> int:
     environ = os.environ
     emitted = EmittedText.for_environment(environ)
     sys.stderr = FilteredText(sys.stderr, emitted)

@@ -14,7 +14,7 @@ import sys
 from collections.abc import Sequence
 from typing import NoReturn
 
-from . import __version__, console
+from . import __version__, console, interrupts
 from .github.urls import without_credentials
 from .modes import commands
 
@@ -67,7 +67,14 @@ def main(argv: Sequence[str] | None = None) -> int:
     Returns:
         0 for ``ok``/``stale-spine`` (and a printed digest, a valid plan, a clean audit),
         1 for every other status, 2 for a usage error (printed by argparse on stderr).
+        SIGINT or SIGTERM ends the process at once, exit 130 or 143 (SPEC 6 "Interrupts",
+        :mod:`frame_spine.interrupts`).
     """
+    with interrupts.handled():
+        return _run(argv)
+
+
+def _run(argv: Sequence[str] | None) -> int:
     args = build_parser().parse_args(argv)
     try:
         code: int = args.run(args, args.subparser)

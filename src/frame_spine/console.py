@@ -16,6 +16,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
+from . import interrupts
 from .core.status import Failure, error
 from .github.auth import Redactor, TokenProblem, no_token, token_from_environment
 from .github.hosts import PUBLIC_HOST, github_host, parse_remote, remote_hosts, shown_remote
@@ -92,14 +93,16 @@ def emit(text: str, *, untrusted: bool) -> None:
     text = redactor()(text)
     if untrusted and os.environ.get("GITHUB_ACTIONS") == "true" and could_be_command(text):
         text = wrap_untrusted(text)
-    sys.stdout.buffer.write(text.encode("utf-8", "replace"))
-    sys.stdout.flush()
+    with interrupts.deferred():  # SPEC 6 "Interrupts": a result is printed whole
+        sys.stdout.buffer.write(text.encode("utf-8", "replace"))
+        sys.stdout.flush()
 
 
 def stderr(text: str) -> None:
     """Write a diagnostic on stderr, redacted."""
-    sys.stderr.buffer.write(redactor()(text).encode("utf-8", "replace"))
-    sys.stderr.flush()
+    with interrupts.deferred():
+        sys.stderr.buffer.write(redactor()(text).encode("utf-8", "replace"))
+        sys.stderr.flush()
 
 
 def request_listener(args: argparse.Namespace) -> RequestListener | None:

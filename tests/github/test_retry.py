@@ -247,3 +247,72 @@ def test_messages_carry_githubs_request_id() -> None:
 def test_a_request_id_that_does_not_look_like_one_is_left_out(value: str) -> None:
     assert request_id_note({"x-github-request-id": value}) == ""
     assert request_id_note(None) == ""
+
+
+# ---- rules a mutation pass found unpinned (issue 20 part 4) ------------------------------------
+
+
+def test_a_reset_counts_only_when_nothing_remains() -> None:
+    # A 429 with a reset but requests remaining: the reset is not the limit that was hit
+    # (a secondary limit): GitHub's advice, a minute.
+    failure = http(429, x_ratelimit_remaining="12", x_ratelimit_reset=str(int(NOW) + 5))
+    assert policy(failure) == RetryAfter(60.0, rate_limit=True)
+
+
+def test_retry_after_comes_before_the_reset() -> None:
+    failure = http(
+        403,
+        "API rate limit exceeded",
+        retry_after="5",
+        x_ratelimit_remaining="0",
+        x_ratelimit_reset=str(int(NOW) + 30),
+    )
+    assert policy(failure) == RetryAfter(5.0, rate_limit=True)
+
+
+@pytest.mark.parametrize(
+    "message", ["You have exceeded a Secondary Rate Limit", "API RATE LIMIT exceeded"]
+)
+def test_rate_limit_in_the_message_is_found_in_any_case(message: str) -> None:
+    assert policy(http(403, message)) == RetryAfter(60.0, rate_limit=True)
+
+
+@pytest.mark.parametrize(
+    ("header", "signal"),
+    [("retry_after", "3"), ("x_ratelimit_remaining", "0")],
+)
+def test_a_403_with_one_rate_limit_header_alone_is_rate_limited(header: str, signal: str) -> None:
+    headers = {header: signal}
+    expected = 3.0 if header == "retry_after" else 60.0  # no reset given: a minute
+    assert policy(http(403, "Forbidden", **headers)) == RetryAfter(expected, rate_limit=True)
+
+
+def test_the_last_instant_a_message_can_show_is_shown() -> None:
+    decision = policy(http(429, retry_after="Fri, 31 Dec 9999 23:59:59 GMT"))
+    assert isinstance(decision, Failure)
+    assert decision.message.startswith(
+        f"{WHAT}: rate limited by the GitHub API until 9999-12-31T23:59:59Z (HTTP 429; waiting "
+    )
+
+
+def test_a_message_of_200_characters_is_kept_whole_and_a_longer_one_is_cut_to_200() -> None:
+    whole = "x" * 200
+    assert policy(http(400, whole)) == Failure(
+        Status.ERROR, f"{WHAT}: the GitHub API answered HTTP 400: {whole}"
+    )
+    cut = policy(http(400, "y" * 201))
+    assert cut == Failure(Status.ERROR, f"{WHAT}: the GitHub API answered HTTP 400: {'y' * 197}...")
+
+
+def test_an_http_date_without_a_zone_is_utc_whatever_the_local_zone(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    import time
+
+    monkeypatch.setenv("TZ", "America/New_York")
+    time.tzset()
+    try:
+        assert retry_after_instant("Fri Jan 15 08:00:07 2027", NOW) == NOW + 7
+    finally:
+        monkeypatch.undo()
+        time.tzset()

@@ -21,6 +21,7 @@ from urllib.parse import quote, urlencode, urljoin
 import requests.utils
 from github.Requester import Requester
 
+from .. import interrupts
 from ..core.status import Failure, Status
 from ..core.trust import Permission
 from ..inputs import ApiTarget
@@ -342,8 +343,16 @@ class CommentFetcher(ApiSession):
         """
         if len(wanted) == 1:
             return [self.fetch(*wanted[0])]
-        with ThreadPoolExecutor(max_workers=len(wanted)) as pool:
+        # Workers block SIGINT/SIGTERM, so the main thread gets them even while it waits
+        # here; it is never made to wait for a worker after an interrupt (SPEC 6
+        # "Interrupts": a worker may be in a long rate-limit wait).
+        pool = ThreadPoolExecutor(
+            max_workers=len(wanted), initializer=interrupts.block_in_this_thread
+        )
+        try:
             return list(pool.map(lambda item: self.fetch(*item), wanted))
+        finally:
+            pool.shutdown(wait=False, cancel_futures=True)
 
 
 def not_found_as_none(outcome: FetchedComment | Failure) -> FetchedComment | Failure | None:

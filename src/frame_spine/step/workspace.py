@@ -30,6 +30,7 @@ import stat
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
+from .. import interrupts
 from .emitted import EmittedText
 
 #: The deepest workspace-relative path accepted, in path components.
@@ -229,7 +230,8 @@ def write_in_workspace(
     data = emitted.encode(text)
     root = os.path.realpath(workspace)
     try:
-        path = _write(root, parts, data)
+        with interrupts.deferred():  # SPEC 6 "Interrupts": no temporary file left behind
+            path = _write(root, parts, data)
     except _Refusal as refusal:
         return WriteRefused(f"{input_name} {shown} {refusal.reason}")
     except OSError as exc:

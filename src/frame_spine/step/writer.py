@@ -20,6 +20,7 @@ from typing import BinaryIO, TextIO
 from actions_toolkit import core
 from actions_toolkit.command import Command
 
+from .. import interrupts
 from ..github.request_log import RequestRecord, request_log_line
 from .emitted import EmittedText
 from .report import StepReport
@@ -77,7 +78,7 @@ class StepWriter:
     def line(self, text: str) -> None:
         """Write one line to stdout (filtered, UTF-8, flushed at once)."""
         data = (self._emitted(text) + "\n").encode("utf-8")
-        with self._lock:
+        with interrupts.deferred(), self._lock:
             self._stdout.write(data)
             self._stdout.flush()
 
@@ -98,8 +99,13 @@ class StepWriter:
 
         Returns 1 after one fixed ``::error`` line when the ``GITHUB_OUTPUT`` file cannot be
         written; a summary that cannot be written gets a fixed ``::warning`` line and the
-        run goes on.
+        run goes on. A signal arriving meanwhile takes effect once all is written
+        (:func:`frame_spine.interrupts.deferred`).
         """
+        with interrupts.deferred():
+            return self._write(report)
+
+    def _write(self, report: StepReport) -> int:
         try:
             for name, value in report.outputs.items():
                 core.set_output(name, self._emitted(value))
