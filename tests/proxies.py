@@ -3,8 +3,9 @@ goes through a proxy, and a proxy never gets the token).
 
 :class:`RecordingProxy` is a real TCP server on 127.0.0.1. It reads each request head sent to
 it — a proxied ``GET http://host/path`` with its headers, or a ``CONNECT host:443`` that opens
-a TLS tunnel — keeps it, and answers every one with ``502 Bad Gateway``: it forwards nothing,
-so a request that reaches it never reaches the API.
+a TLS tunnel — keeps it, and answers every one with ``502 Bad Gateway`` (or the ``answer``
+it is given, e.g. a ``407``): it forwards nothing, so a request that reaches it never reaches
+the API.
 """
 
 from __future__ import annotations
@@ -23,7 +24,8 @@ class RecordingProxy:
     ``url_with(user, password)`` the same with credentials, as ``HTTPS_PROXY`` may carry them.
     """
 
-    def __init__(self) -> None:
+    def __init__(self, answer: bytes = BAD_GATEWAY) -> None:
+        self._answer_bytes = answer
         self._listener = socket.create_server(("127.0.0.1", 0))
         self._listener.settimeout(0.2)
         self.port = self._listener.getsockname()[1]
@@ -64,7 +66,7 @@ class RecordingProxy:
                 head += chunk
             with self._lock:
                 self.heads.append(head.split(b"\r\n\r\n", 1)[0].decode("latin-1"))
-            client.sendall(BAD_GATEWAY)
+            client.sendall(self._answer_bytes)
         except OSError:
             return
         finally:

@@ -823,11 +823,13 @@ def test_an_untrusted_tls_certificate_is_an_error_in_words(
     assert (result, code) == (
         {
             "status": "error",
-            "message": f"{WHAT}: cannot reach the GitHub API after three attempts (the server's "
-            "TLS certificate is not trusted)",
+            "message": f"{WHAT}: the server's TLS certificate is not trusted (it is "
+            "self-signed): set REQUESTS_CA_BUNDLE, or SSL_CERT_FILE / SSL_CERT_DIR, to the "
+            "certificates of the CA that signed it (a TLS-inspecting proxy's CA, a GitHub "
+            "Enterprise Server's private CA)",
         },
         1,
-    )
+    )  # not retried: tests/github/test_tls.py counts the attempts
 
 
 @pytest.mark.parametrize(

@@ -19,6 +19,7 @@ import urllib3
 
 from .deadline import Deadline
 from .retry import RequestFailure
+from .tls import final_failure
 from .urls import without_secrets
 
 
@@ -101,6 +102,9 @@ def failure_of(
 
     if deadline.passed:
         return RequestFailure("timeout", headers=fields)
+    final = final_failure(exc, shown_proxy(proxy) if proxy else None)  # not retried (SPEC 6)
+    if final is not None:
+        return RequestFailure("final", headers=fields, detail=final)
     for kinds, words in _CONNECTION_CAUSES:
         if caused_by(*kinds):
             return RequestFailure("connection", headers=fields, detail=_through(words, proxy))

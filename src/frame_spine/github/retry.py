@@ -38,7 +38,7 @@ _LAST_SHOWN = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp()
 #: values are not quoted in messages.
 _REQUEST_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9:._-]{0,99}", re.ASCII)
 
-FailureKind = Literal["http", "connection", "timeout", "malformed"]
+FailureKind = Literal["http", "connection", "timeout", "malformed", "final"]
 
 
 @dataclass(frozen=True, slots=True)
@@ -55,7 +55,9 @@ class RequestFailure:
         detail: for ``"http"`` the API's ``message``; for ``"connection"`` what happened
             (e.g. ``"connection refused"``); for ``"malformed"`` the whole phrase that
             follows the request's name (e.g. ``"the GitHub API's answer is larger than
-            32 MiB"``). Never a library's exception text.
+            32 MiB"``); for ``"final"`` (a failure retrying cannot mend: an untrusted
+            certificate, a proxy's 407, ...) likewise the whole phrase. Never a library's
+            exception text.
     """
 
     kind: FailureKind
@@ -212,7 +214,7 @@ def _decide(failure: RequestFailure, context: RetryContext) -> RetryAfter | Fail
     can_retry = attempt < MAX_ATTEMPTS
     if failure.kind == "timeout":
         return Failure(Status.ERROR, f"{what}: the GitHub API did not answer within {timeout:g} s")
-    if failure.kind == "malformed":
+    if failure.kind in ("malformed", "final"):
         return Failure(Status.ERROR, f"{what}: {failure.detail}")
     if failure.kind == "connection":
         if can_retry:

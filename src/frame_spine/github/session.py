@@ -10,6 +10,7 @@ only, a 32 MiB cap, a debug record per request); retries and rate-limit waits ar
 
 from __future__ import annotations
 
+import os
 import threading
 import time
 from collections.abc import Callable, Iterator
@@ -26,6 +27,7 @@ from .auth import TokenProblem
 from .payloads import api_message
 from .request_log import RequestListener
 from .retry import RequestFailure, RetryContext, decide
+from .tls import Trust, TrustRefusal, for_api
 from .transport import Answer, Wire, WireError, WireRun
 
 ACCEPT = "application/vnd.github+json"
@@ -94,11 +96,14 @@ class ApiSession:
         self._rate_limit_waited = 0.0
         self.run = WireRun(on_request)
         self._token_problem = token_problem
+        self._trust = for_api(settings.api_url, os.environ)  # SPEC 6 TLS
         self._idle: list[tuple[Github, Wire]] = []
 
     def refused(self, what: str) -> Failure | None:
         """``gh-auth-expired`` without a request when the token cannot be sent, or there is
         none (SPEC 6, 9)."""
+        if isinstance(self._trust, TrustRefusal):
+            return Failure(Status.ERROR, self._trust.refusal(what))
         if self._token_problem is None:
             return None
         return Failure(Status.GH_AUTH_EXPIRED, self._token_problem.refusal(what))
@@ -124,7 +129,8 @@ class ApiSession:
                 lazy=True,
                 api_version=API_VERSION,
             )
-            connected = (client, Wire(settings.api_url, settings.timeout, self.run))
+            trust = self._trust if isinstance(self._trust, Trust) else None
+            connected = (client, Wire(settings.api_url, settings.timeout, self.run, trust))
         client, wire = connected
         try:
             yield client.requester, wire

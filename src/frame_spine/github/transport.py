@@ -44,6 +44,7 @@ from .deadline import CURRENT_DEADLINE, Deadline, WatchedAdapter
 from .failures import failure_of, quoted
 from .request_log import RequestListener, RequestRecord
 from .retry import RequestFailure
+from .tls import Trust, TrustingAdapter
 from .urls import Origin
 
 #: The largest answer accepted, after decompression (SPEC 6: a listing page of 100 maximal
@@ -191,17 +192,22 @@ class Wire:
             :func:`frame_spine.inputs.check_api_url`).
         timeout: seconds each attempt may take in all (redirect hops included).
         run: the fetcher's shared :class:`WireRun`.
+        trust: the certificates that verify an https API (:mod:`frame_spine.github.tls`).
 
     Not shared between threads: each concurrent fetch has its own.
     """
 
-    def __init__(self, api_url: str, timeout: float, run: WireRun) -> None:
+    def __init__(
+        self, api_url: str, timeout: float, run: WireRun, trust: Trust | None = None
+    ) -> None:
         self.origin, _ = Origin.of(api_url)
         self._timeout = timeout
         self._run = run
         self._session = requests.Session()
         self._session.auth = _no_netrc
         adapter = WatchedAdapter(pool_connections=1, pool_maxsize=1)
+        if trust is not None:  # SPEC 6 TLS: the certificates the environment names
+            adapter = TrustingAdapter(trust, pool_connections=1, pool_maxsize=1)
         self._session.mount("http://", adapter)
         self._session.mount("https://", adapter)
 

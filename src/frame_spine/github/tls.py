@@ -1,0 +1,368 @@
+"""Which certificates verify the GitHub API, and which TLS and proxy failures retrying cannot
+mend (SPEC 6 "The wire, exactly", TLS, revision 3).
+
+Two halves:
+
+- :func:`resolve`: an environment mapping in, a :class:`Trust` (what verifies the server,
+  and where it came from) or a :class:`TrustRefusal` (a variable naming a path that cannot
+  be read; no request is made) out. The order is the one a self-hosted runner's tools follow:
+  ``REQUESTS_CA_BUNDLE``, else ``CURL_CA_BUNDLE`` (that file or directory alone, as requests
+  and curl do); else OpenSSL's defaults as ``ssl.create_default_context()`` loads them, which
+  honour ``SSL_CERT_FILE`` and ``SSL_CERT_DIR`` (both, as OpenSSL does); else, when the
+  system has no certificates at all, certifi's bundle. An empty variable counts as unset.
+  Reading the files is the only I/O (the mapping is a parameter, not ``os.environ``).
+- :func:`final_failure`: a transport exception (with its causes) in, the words of a failure
+  that retrying cannot mend out — an untrusted or expired certificate, a host name mismatch,
+  a proxy answering ``CONNECT`` with 403 or 407, an answer whose headers are too large or too
+  many — or ``None`` for every other failure (retried as SPEC 6 says). Each message names the
+  setting to use.
+
+:class:`TrustingAdapter` puts a :class:`Trust` on requests' adapter through its public
+subclassing hooks (``init_poolmanager``/``proxy_manager_for`` take urllib3's ``ssl_context``;
+``cert_verify`` is where requests would otherwise add certifi's bundle to it).
+
+Two facts are read from the standard library's exception texts, because ``http.client``
+carries them in no attribute: the status of a refused ``CONNECT`` (``"Tunnel connection
+failed: 407 ..."``) and "more than 100 headers" (``"got more than 100 headers"``). When a
+Python release words them otherwise, those failures are retried as any connection failure
+(tests/github/test_tls.py then fails and says which).
+"""
+
+from __future__ import annotations
+
+import http.client
+import os
+import re
+import ssl
+from collections.abc import Iterable, Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import certifi
+
+from .deadline import WatchedAdapter
+
+#: The variables that name trusted certificates, in the order they are consulted (SPEC 6).
+BUNDLE_VARIABLES = ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
+OPENSSL_VARIABLES = ("SSL_CERT_FILE", "SSL_CERT_DIR")
+#: What an untrusted certificate's message tells the user to set.
+_CA_SETTINGS = "REQUESTS_CA_BUNDLE, or SSL_CERT_FILE / SSL_CERT_DIR"
+#: OpenSSL's hashed names in a certificate directory (``c_rehash``: ``<hash>.<n>``).
+_HASHED = re.compile(r"[0-9a-f]{8}\.r?\d+")
+#: ``http.client``'s words for a refused tunnel (``HTTPConnection._tunnel``).
+_TUNNEL_REFUSED = re.compile(r"Tunnel connection failed: (\d{3})\b")
+#: ``http.client``'s words for an answer with more than ``_MAXHEADERS`` (100) headers.
+_TOO_MANY_HEADERS = "got more than"
+#: OpenSSL's verification results (X509_V_ERR_*) that mean "expired" or "not yet valid".
+_EXPIRED_CODES = {10: "has expired", 9: "is not yet valid"}
+#: ... and "not issued for this host" (host name, e-mail, IP address mismatch).
+_MISMATCH_CODES = frozenset({62, 63, 64})
+#: ... and why a certificate is not trusted, in words.
+_UNTRUSTED_WHY = {
+    18: "it is self-signed",
+    19: "its chain ends in a self-signed certificate that is not trusted",
+    20: "its issuer is not among the trusted certificates",
+    21: "its issuer is not among the trusted certificates",
+}
+
+
+@dataclass(frozen=True, slots=True)
+class Trust:
+    """What verifies the server's certificate (SPEC 6 TLS).
+
+    Attributes:
+        context: the client TLS context holding exactly the trusted certificates (host
+            names are checked too).
+        source: where they came from, for messages: ``"REQUESTS_CA_BUNDLE=/etc/ca.pem"``,
+            ``"SSL_CERT_FILE=/x.pem and the system's certificates"``, ``"the system's
+            certificates"`` or ``"certifi's bundle"``.
+    """
+
+    context: ssl.SSLContext
+    source: str
+
+
+@dataclass(frozen=True, slots=True)
+class TrustRefusal:
+    """A variable names a path that cannot be read: ``error``, without a request.
+
+    Attributes:
+        variable: e.g. ``"SSL_CERT_FILE"``. message: the whole reason, naming the variable.
+    """
+
+    variable: str
+    message: str
+
+    def refusal(self, what: str) -> str:
+        """The ``error`` message for a request about ``what`` that is not sent."""
+        return f"{what}: {self.message}: no request was made"
+
+
+def for_api(api_url: str, environ: Mapping[str, str]) -> Trust | TrustRefusal | None:
+    """:func:`resolve` for an ``https`` ``api-url``; ``None`` for plain http (a loopback
+    fake: no certificate is verified, and no CA variable matters)."""
+    if not api_url.strip().lower().startswith("https:"):
+        return None
+    return resolve(environ)
+
+
+def _shown(path: str) -> str:
+    text = " ".join(path.split())
+    return repr(text if len(text) <= 120 else text[:117] + "...")
+
+
+def _docker_hint(path: str, environ: Mapping[str, str]) -> str:
+    """In the Docker action only the workspace is shared with the container (SPEC 6)."""
+    workspace = environ.get("GITHUB_WORKSPACE", "")
+    if environ.get("GITHUB_ACTIONS") != "true" or not workspace:
+        return ""
+    if os.path.abspath(path).startswith(workspace.rstrip("/") + "/"):
+        return ""
+    return (
+        f" (in the Docker action only files under the workspace, {workspace}, are seen: "
+        "put the certificates there and name that path)"
+    )
+
+
+def _unreadable(variable: str, path: str, why: str, environ: Mapping[str, str]) -> TrustRefusal:
+    message = (
+        f"the TLS certificates cannot be loaded: {variable} names {_shown(path)}, which {why}"
+        + _docker_hint(path, environ)
+    )
+    return TrustRefusal(variable, message)
+
+
+def _os_reason(error: OSError) -> str:
+    if isinstance(error, FileNotFoundError):
+        return "does not exist"
+    if isinstance(error, PermissionError):
+        return "cannot be read (permission denied)"
+    if isinstance(error, NotADirectoryError):
+        return "does not exist (a part of it is not a folder)"
+    return "cannot be read"
+
+
+def _check_file(variable: str, path: str, environ: Mapping[str, str]) -> TrustRefusal | None:
+    """``None`` when ``path`` is a readable file holding at least one PEM certificate."""
+    try:
+        with open(path, "rb") as handle:
+            data = handle.read()
+    except IsADirectoryError:
+        return _unreadable(variable, path, "is a folder, not a file", environ)
+    except OSError as error:
+        return _unreadable(variable, path, _os_reason(error), environ)
+    try:  # (cadata "" would load the system's certificates instead)
+        text = data.decode("ascii", "replace")
+        loaded = ssl.create_default_context(cadata=text) if text.strip() else None
+    except (ssl.SSLError, ValueError):
+        loaded = None
+    if loaded is None or not loaded.cert_store_stats()["x509"]:
+        return _unreadable(variable, path, "holds no PEM certificate", environ)
+    return None
+
+
+def _check_folder(variable: str, path: str, environ: Mapping[str, str]) -> TrustRefusal | None:
+    """``None`` when ``path`` is a folder that can be listed."""
+    try:
+        os.listdir(path)
+    except NotADirectoryError as error:
+        if os.path.exists(path):
+            return _unreadable(variable, path, "is a file, not a folder", environ)
+        return _unreadable(variable, path, _os_reason(error), environ)
+    except OSError as error:
+        return _unreadable(variable, path, _os_reason(error), environ)
+    return None
+
+
+def _has_certificates(cafile: str, capath: str) -> bool:
+    """Whether OpenSSL's default locations hold any certificate (else certifi is used)."""
+    if os.path.isfile(cafile):
+        try:
+            if ssl.create_default_context(cafile=cafile).cert_store_stats()["x509_ca"]:
+                return True
+        except (ssl.SSLError, OSError):
+            pass
+    for folder in capath.split(os.pathsep):
+        try:
+            if folder and any(_HASHED.fullmatch(name) for name in os.listdir(folder)):
+                return True
+        except OSError:
+            continue
+    return False
+
+
+def resolve(
+    environ: Mapping[str, str], system: tuple[str, str] | None = None
+) -> Trust | TrustRefusal:
+    """The trusted certificates the environment names (SPEC 6 TLS).
+
+    Args:
+        environ: the process environment (``os.environ``), or a test's mapping.
+        system: OpenSSL's default file and folder; ``None`` asks ``ssl``
+            (``ssl.get_default_verify_paths()``, e.g. ``/usr/lib/ssl/cert.pem`` and
+            ``/usr/lib/ssl/certs`` on Debian).
+
+    Returns:
+        :class:`Trust`: for ``REQUESTS_CA_BUNDLE``, else ``CURL_CA_BUNDLE`` (non-empty), that
+        file or folder alone; else OpenSSL's default file and folder, each replaced by
+        ``SSL_CERT_FILE`` / ``SSL_CERT_DIR`` when set (a folder list separated by ``:`` as
+        OpenSSL reads it); else, when those hold no certificate, certifi's bundle.
+        :class:`TrustRefusal` when a variable that is used names a path that does not exist,
+        cannot be read, is of the wrong kind (``SSL_CERT_FILE`` a folder, ``SSL_CERT_DIR`` a
+        file) or, for a file, holds no PEM certificate. A variable that is passed over
+        (``CURL_CA_BUNDLE`` under ``REQUESTS_CA_BUNDLE``) is not looked at.
+    """
+    for variable in BUNDLE_VARIABLES:
+        path = environ.get(variable, "")
+        if not path:
+            continue
+        is_folder = os.path.isdir(path)
+        refused = (_check_folder if is_folder else _check_file)(variable, path, environ)
+        if refused is not None:
+            return refused
+        context = ssl.create_default_context(
+            cafile=None if is_folder else path, capath=path if is_folder else None
+        )
+        return Trust(context, f"{variable}={path}")
+    if system is None:
+        defaults = ssl.get_default_verify_paths()
+        system = (defaults.openssl_cafile, defaults.openssl_capath)
+    cafile = environ.get("SSL_CERT_FILE", "")
+    capath = environ.get("SSL_CERT_DIR", "")
+    if cafile and (refused := _check_file("SSL_CERT_FILE", cafile, environ)):
+        return refused
+    for folder in capath.split(os.pathsep) if capath else ():
+        if folder and (refused := _check_folder("SSL_CERT_DIR", folder, environ)):
+            return refused
+    named = [
+        f"{name}={value}"
+        for name, value in zip(OPENSSL_VARIABLES, (cafile, capath), strict=True)
+        if value
+    ]
+    cafile = cafile or system[0]
+    capath = capath or system[1]
+    if not named and not _has_certificates(cafile, capath):
+        return Trust(ssl.create_default_context(cafile=certifi.where()), "certifi's bundle")
+    folders = os.pathsep.join(f for f in capath.split(os.pathsep) if f and os.path.isdir(f))
+    context = ssl.create_default_context(
+        cafile=cafile if os.path.isfile(cafile) else None, capath=folders or None
+    )
+    return Trust(context, ", ".join(named) or "the system's certificates")
+
+
+def _causes(exc: BaseException) -> Iterable[BaseException]:
+    """The exception and everything it wraps (causes, contexts, urllib3 reasons, args)."""
+    seen: set[int] = set()
+    pending = [exc]
+    while pending and len(seen) < 32:
+        current = pending.pop(0)
+        if id(current) in seen:
+            continue
+        seen.add(id(current))
+        yield current
+        linked = [current.__cause__, current.__context__, getattr(current, "reason", None)]
+        linked += list(current.args)
+        pending += [item for item in linked if isinstance(item, BaseException)]
+
+
+def _certificate_words(error: ssl.SSLCertVerificationError) -> str:
+    code = error.verify_code
+    if code in _EXPIRED_CODES:
+        return (
+            f"the server's TLS certificate {_EXPIRED_CODES[code]}: it must be renewed on the "
+            "server (or on the TLS-inspecting proxy that presents it); no CA setting "
+            f"({_CA_SETTINGS}) makes it valid"
+        )
+    if code in _MISMATCH_CODES:
+        return (
+            "the server's TLS certificate is not issued for the host of api-url: set api-url "
+            "to a host name the certificate names"
+        )
+    why = _UNTRUSTED_WHY.get(code, "it is not signed by a trusted certificate")
+    return (
+        f"the server's TLS certificate is not trusted ({why}): set {_CA_SETTINGS}, to the "
+        "certificates of the CA that signed it (a TLS-inspecting proxy's CA, a GitHub "
+        "Enterprise Server's private CA)"
+    )
+
+
+def final_failure(exc: BaseException, proxy: str | None) -> str | None:
+    """The words of a failure that retrying cannot mend, or ``None`` (SPEC 6 TLS).
+
+    Args:
+        exc: what requests, urllib3, ``ssl`` or ``http.client`` raised (its causes are
+            searched).
+        proxy: the proxy the request went through, already without secrets, or ``None``.
+
+    Returns:
+        A phrase (no leading request name) for an untrusted, expired or not-yet-valid
+        certificate, a certificate for another host, a proxy that answered ``CONNECT`` with
+        403 or 407, an answer with a header line over 64 KiB or more than 100 headers; each
+        names the setting to use. ``None`` otherwise (refused, reset, DNS, a proxy's 5xx,
+        any other TLS failure: retried).
+    """
+    causes = list(_causes(exc))
+    for cause in causes:
+        if isinstance(cause, ssl.SSLCertVerificationError):
+            return _certificate_words(cause)
+    for cause in causes:
+        if isinstance(cause, http.client.LineTooLong):
+            return (
+                "the answer has a header line over 64 KiB: check that api-url names the "
+                "GitHub API, and any proxy in between (HTTPS_PROXY, NO_PROXY)"
+            )
+        if isinstance(cause, http.client.HTTPException) and str(cause).startswith(
+            _TOO_MANY_HEADERS
+        ):
+            return (
+                "the answer has more than 100 headers: check that api-url names the GitHub "
+                "API, and any proxy in between (HTTPS_PROXY, NO_PROXY)"
+            )
+    for cause in causes:
+        match = _TUNNEL_REFUSED.search(str(cause)) if type(cause) is OSError else None
+        if match is None or match.group(1) not in ("403", "407"):
+            continue
+        through = f"the proxy {proxy}" if proxy else "the proxy"
+        if match.group(1) == "407":
+            return (
+                f"{through} asks for authentication (HTTP 407 to CONNECT): give its "
+                "user name and password in HTTPS_PROXY (http://USER:PASSWORD@HOST:PORT), or "
+                "name the host in NO_PROXY"
+            )
+        return (
+            f"{through} refused the tunnel (HTTP 403 to CONNECT): allow the API's host on "
+            "the proxy, or name it in NO_PROXY"
+        )
+    return None
+
+
+class TrustingAdapter(WatchedAdapter):
+    """requests' adapter (with the deadline's watched connections) that verifies with a
+    :class:`Trust`'s context alone, direct and through a proxy's tunnel, whatever ``verify``
+    the caller passes (requests would read ``REQUESTS_CA_BUNDLE`` or use certifi).
+
+    Args:
+        trust: the :class:`Trust`. Other arguments: :class:`requests.adapters.HTTPAdapter`'s.
+    """
+
+    def __init__(self, trust: Trust, **options: Any) -> None:
+        self.trust = trust
+        super().__init__(**options)
+
+    def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
+        kwargs["ssl_context"] = self.trust.context
+        super().init_poolmanager(*args, **kwargs)
+
+    def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
+        proxy_kwargs.setdefault("ssl_context", self.trust.context)
+        return super().proxy_manager_for(proxy, **proxy_kwargs)
+
+    def send(self, request: Any, *args: Any, **kwargs: Any) -> Any:
+        kwargs["verify"] = True  # the context decides what is trusted
+        return super().send(request, *args, **kwargs)
+
+    def cert_verify(self, conn: Any, url: str, verify: Any, cert: Any) -> None:
+        super().cert_verify(conn, url, verify, cert)
+        # requests names certifi's bundle here; urllib3 would add it to the context.
+        conn.ca_certs = None
+        conn.ca_cert_dir = None
