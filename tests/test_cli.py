@@ -486,3 +486,49 @@ def test_an_online_rendering_loads_validate_online(fake_github: Any) -> None:
     )
     assert "frame_spine.modes.render.online" in loaded
     assert "frame_spine.modes.validate.online" in loaded
+
+
+BUILT = (
+    "import json, sys\n"
+    "from frame_spine.cli import main\n"
+    "code = main(json.loads(sys.argv[1]))\n"
+    "from frame_spine import inputs\n"
+    "from frame_spine.modes.lookup import models\n"
+    "found = {name: getattr(module, name).__pydantic_complete__ for module, name in (\n"
+    "    (inputs, 'ApiTarget'), (inputs, 'StepSettings'), (models, 'OnlineTarget'),\n"
+    "    (models, 'LookupRequest'), (models, 'LookupResult'))}\n"
+    "sys.stderr.write(json.dumps({'exit': code, 'built': found}))\n"
+)
+
+
+def test_a_local_lookup_builds_only_the_models_it_reads() -> None:
+    import subprocess
+    import sys
+
+    completed = subprocess.run(
+        [sys.executable, "-c", BUILT, json.dumps([*EXAMPLE, "--format", "json"])],
+        capture_output=True,
+        env=clean_env(),
+        timeout=60,
+        check=False,
+    )
+    assert json.loads(completed.stderr.decode("utf-8")) == {
+        "exit": 0,
+        "built": {
+            "ApiTarget": False,
+            "StepSettings": False,
+            "OnlineTarget": False,
+            "LookupRequest": True,
+            "LookupResult": True,
+        },
+    }
+
+
+def test_a_named_command_gets_only_its_own_flags_and_every_command_is_listed() -> None:
+    from frame_spine.cli import build_parser
+
+    parser = build_parser(["render", "--plan-body", "-"])
+    assert parser.parse_args(["render", "--plan-body", "-"]).plan_body == "-"
+    help_text = parser.format_help()
+    for name in ("lookup", "validate", "render", "audit"):
+        assert f"    {name}" in help_text

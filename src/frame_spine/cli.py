@@ -34,9 +34,12 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def build_parser() -> argparse.ArgumentParser:
+def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """Build the argument parser of SPEC 9: one sub-command per :class:`~.console.Command`
-    of every mode, each remembering its runner and its own parser."""
+    of every mode, each remembering its runner and its own parser. Given the arguments
+    ``argv`` that name a command (its first word not a flag), only that command's flags are
+    added (the others are listed, by name and help, as always)."""
+    named = next((word for word in argv or () if not word.startswith("-")), None)
     parser = _Parser(
         prog="frame-spine",
         description="Look up one slice of a frame-spine plan kept in GitHub issue comments.",
@@ -46,14 +49,18 @@ def build_parser() -> argparse.ArgumentParser:
     subparsers = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=_Parser
     )
-    for command in commands():
+    found = commands()
+    if named not in {command.name for command in found}:
+        named = None
+    for command in found:
         sub = subparsers.add_parser(
             command.name,
             help=command.help,
             description=command.description,
             allow_abbrev=False,
         )
-        command.add_arguments(sub)
+        if named is None or command.name == named:
+            command.add_arguments(sub)
         sub.set_defaults(run=command.run, subparser=sub)
     return parser
 
@@ -75,7 +82,8 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    args = build_parser().parse_args(argv)
+    words = sys.argv[1:] if argv is None else argv
+    args = build_parser(words).parse_args(words)
     try:
         code: int = args.run(args, args.subparser)
         return code

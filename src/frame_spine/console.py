@@ -18,12 +18,12 @@ from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import interrupts
 from .core.status import Failure, error
-from .github.auth import Redactor, TokenProblem, no_token, token_from_environment
-from .github.hosts import PUBLIC_HOST, github_host, parse_remote, remote_hosts, shown_remote
-from .inputs import api_url_or_default, check_api_url
 from .workflow_commands import could_be_command, wrap_untrusted
 
+# The GitHub helpers and the inputs' models are loaded by the functions that need them: an
+# offline command never builds what only the online forms read.
 if TYPE_CHECKING:
+    from .github.auth import Redactor, TokenProblem
     from .github.client import CommentFetcher
     from .github.request_log import RequestListener, RequestRecord
     from .inputs import ApiTarget
@@ -42,6 +42,8 @@ def redactor() -> Redactor:
     """The one redaction every text the CLI writes passes: the token values of the
     environment, as given, and any token ``gh`` printed (SPEC 6: no output ever contains the
     token)."""
+    from .github.auth import Redactor
+
     return Redactor(*(os.environ.get(name) for name in TOKEN_VARIABLES), *_PRINTED_TOKENS)
 
 
@@ -134,6 +136,8 @@ def token(api_url: str, args: argparse.Namespace) -> str | TokenProblem:
         printing nothing means no token, not an error of its own.
     """
     from . import programs
+    from .github.auth import no_token, token_from_environment
+    from .github.hosts import PUBLIC_HOST, github_host
 
     found = token_from_environment(os.environ, api_url)
     if found is not None:
@@ -157,6 +161,8 @@ def _say(args: argparse.Namespace, line: str) -> None:
 
 def api_url(args: argparse.Namespace) -> str:
     """The REST API root: ``--api-url``, else ``GITHUB_API_URL``, else the public API."""
+    from .inputs import api_url_or_default
+
     return api_url_or_default(args.api_url, os.environ)
 
 
@@ -194,6 +200,7 @@ def checkout_repository(api_url: str) -> str | Unanswered:
         cannot be used the remote's host is not compared: the command then reports the API
         URL's own ``error``. Never raises.
     """
+    from .github.hosts import PUBLIC_HOST, github_host, parse_remote, remote_hosts, shown_remote
     from .programs import Unanswered, origin_url
 
     url = origin_url(os.environ)
@@ -217,6 +224,8 @@ def checkout_repository(api_url: str) -> str | Unanswered:
 
 def _usable(api_url: str) -> bool:
     """Whether ``api_url`` passes :func:`~frame_spine.inputs.check_api_url`."""
+    from .inputs import check_api_url
+
     try:
         check_api_url(api_url)
     except ValueError:

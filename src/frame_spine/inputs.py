@@ -332,9 +332,11 @@ StepIds = Annotated[tuple[str, ...] | None, BeforeValidator(_step_ids)]
 class Inputs(BaseModel):
     """Base of every mode's input model: frozen; each field is read by its input name (the
     field name in kebab case, ``plan_comment_id`` -> ``plan-comment-id``) or its own name;
-    values of other inputs are ignored."""
+    values of other inputs are ignored. Each model's validator is built when it first
+    validates (``defer_build``): a command builds only the models it reads."""
 
     model_config = ConfigDict(
+        defer_build=True,
         frozen=True,
         alias_generator=lambda name: name.replace("_", "-"),
         validate_by_name=True,

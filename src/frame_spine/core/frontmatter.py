@@ -50,25 +50,31 @@ def frontmatter_lines(text: str) -> list[FrontmatterLine]:
         1-based line numbers. Never raises; the code regions are computed only when an
         opening ``---`` line is found.
     """
-    lines = text.split("\n")
-    index = 0
-    count = len(lines)
-    while index < count:
-        stripped = lines[index].strip()
-        if not stripped:
-            index += 1
-        elif stripped.startswith("<!--"):
-            if "-->" in stripped[4:]:
-                index += 1
-                continue
-            index += 1
-            while index < count and "-->" not in lines[index]:
-                index += 1
-            index += 1
-        else:
+    # The leading lines, read from the text (a comment of many lines is skipped at once).
+    length = len(text)
+    pos = 0
+    while True:
+        end = text.find("\n", pos)
+        if end == -1:
+            end = length
+        stripped = text[pos:end].strip()
+        if stripped.startswith("<!--") and "-->" not in stripped[4:]:
+            closer = text.find("-->", end + 1)  # in a later line: skipped with it
+            if closer == -1:
+                return []
+            end = text.find("\n", closer)
+            if end == -1:
+                return []
+        elif stripped and not stripped.startswith("<!--"):
             break
-    if index >= count or lines[index].rstrip() != "---":
+        if end == length:
+            return []
+        pos = end + 1
+    if text[pos:end].rstrip() != "---":
         return []
+    lines = text.split("\n")
+    count = len(lines)
+    index = text.count("\n", 0, pos)
     code = code_lines(text)
     if index + 1 in code:
         return []
@@ -80,30 +86,34 @@ def frontmatter_lines(text: str) -> list[FrontmatterLine]:
     return []
 
 
-def plan_variants(text: str) -> list[tuple[int, str]]:
+def plan_variants(
+    text: str, frontmatter: list[FrontmatterLine] | None = None
+) -> list[tuple[int, str]]:
     """Return every ``plan-variant:`` value in the frontmatter (quotes removed) with its line.
 
     Args:
         text: a normalised comment body.
+        frontmatter: its :func:`frontmatter_lines`, when already read.
 
     Returns:
         ``[(line, value), ...]`` in order; empty when there is no frontmatter or no variant.
     """
     found: list[tuple[int, str]] = []
-    for item in frontmatter_lines(text):
+    for item in frontmatter_lines(text) if frontmatter is None else frontmatter:
         match = _VARIANT.fullmatch(item.text)
         if match is not None:
             found.append((item.line, _unquote(match.group(1))))
     return found
 
 
-def spine_omitted(text: str) -> int | None:
-    """Return the line of ``spine-omitted: plan-too-small`` (quoted or not) in the frontmatter.
+def spine_omitted(text: str, frontmatter: list[FrontmatterLine] | None = None) -> int | None:
+    """Return the line of ``spine-omitted: plan-too-small`` (quoted or not) in the frontmatter
+    (``frontmatter``: its :func:`frontmatter_lines`, when already read).
 
     Returns:
         Its 1-based line number, or ``None`` when the frontmatter does not say so.
     """
-    for item in frontmatter_lines(text):
+    for item in frontmatter_lines(text) if frontmatter is None else frontmatter:
         match = _SPINE_OMITTED.fullmatch(item.text)
         if match is not None and _unquote(match.group(1)) == "plan-too-small":
             return item.line

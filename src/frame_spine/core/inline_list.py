@@ -23,7 +23,7 @@ def parse_inline_list(value: str) -> tuple[str, ...] | None:
         return None
     if not inner.strip():
         return ()
-    items = tuple(item.strip() for item in inner.split(","))
-    if any(not item for item in items):
+    items = tuple([item.strip() for item in inner.split(",")])
+    if "" in items:
         return None
     return items

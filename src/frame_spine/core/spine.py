@@ -24,6 +24,7 @@ _TOKEN = re.compile(r"(s[0-9]+)(?:#cycle:([0-9]{1,18}))?(#terminal)?", re.ASCII)
 _DIGITS = re.compile(r"[0-9]{1,18}", re.ASCII)
 _COMMENT_ID = re.compile(r"[0-9]{1,20}", re.ASCII)
 
+_BLANKS = ("", " ", "\t")  # what cannot follow exactly four spaces of indentation
 _SCALAR_KEYS = ("spine_schema_version", "generated_at", "coverage", "slice_comment_id")
 _SECTIONS = ("ports", "slices")
 _LIST_PROPERTIES = ("ac_refs", "depends_on")
@@ -125,6 +126,28 @@ class _Reader:
 
     def problem(self, line: int | None, message: str) -> None:
         self.problems.append(SpineProblem(line, message))
+
+    def read(self, payload: str, first_line: int) -> None:
+        """Read every line of ``payload`` (its first line is comment line ``first_line``).
+
+        A slice property line (four spaces, ``key: value``, under an ``sN:`` entry; most
+        lines of a large spine) is read here at once; any other line, or one that needs a
+        problem reported, goes through :meth:`line`, which gives the same answer for it.
+        """
+        property_line = _PROPERTY_LINE.fullmatch
+        line_no = first_line - 1
+        for raw_line in payload.split("\n"):
+            line_no += 1
+            current = self.current  # set only under slices:
+            if current is not None and raw_line[:4] == "    " and raw_line[4:5] not in _BLANKS:
+                prop = property_line(raw_line.rstrip(" \t"))
+                if prop is not None:
+                    key = prop.group(1)
+                    if key not in current.properties:
+                        current.properties[key] = prop.group(2).strip(" \t")
+                        current.lines[key] = line_no
+                        continue
+            self.line(line_no, raw_line)
 
     def line(self, line_no: int, raw_line: str) -> None:
         line = raw_line.rstrip(" \t")
@@ -292,6 +315,5 @@ def parse_spine(payload: str, first_line: int = 1) -> SpineParse:
         Never raises.
     """
     reader = _Reader()
-    for offset, raw_line in enumerate(payload.split("\n")):
-        reader.line(first_line + offset, raw_line)
+    reader.read(payload, first_line)
     return reader.finish()

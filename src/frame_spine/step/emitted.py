@@ -14,8 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from typing import TYPE_CHECKING
 
-from ..github.auth import Redactor
+if TYPE_CHECKING:  # loaded where the action builds its filter, not by every Markdown reader
+    from ..github.auth import Redactor
 
 #: The environment variables that may hold a token in the action's container: the ``token``
 #: input as the runner passes it, and the variables the ``gh`` program reads (SPEC 9).
@@ -68,6 +70,8 @@ class EmittedText:
     def for_environment(cls, environ: Mapping[str, str]) -> EmittedText:
         """The filter for a run of the action: it redacts the raw (untrimmed) value of each
         variable of :data:`TOKEN_VARIABLES` that is set."""
+        from ..github.auth import Redactor
+
         return cls(Redactor(*(environ.get(name) for name in TOKEN_VARIABLES)))
 
     def __call__(self, text: str) -> str:

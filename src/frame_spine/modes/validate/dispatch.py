@@ -180,6 +180,11 @@ def _text(value: int | str | None) -> str:
     return "" if value is None else str(value)
 
 
+def _first_wave(steps: Sequence[MatrixEntry]) -> list[MatrixEntry]:
+    """The entries of wave 1 (a walked step without predecessors), in walk order."""
+    return [entry for entry in steps if entry.wave == 1]
+
+
 def matrix(
     found: CurrentSpine, ids: DispatchIds, completed: Collection[str] | None = None
 ) -> Dispatch:
@@ -216,11 +221,14 @@ def matrix(
     for entry in steps:
         waves.setdefault(entry.wave, []).append(entry.step_id)
     done = frozenset(completed or ())
-    ready = tuple(
-        entry
-        for entry, (ranked, _wave) in zip(steps, walked, strict=True)
-        if entry.step_id not in done and all(step in done for step in ranked.predecessors)
-    )
+    if done:
+        ready = tuple(
+            entry
+            for entry, (ranked, _wave) in zip(steps, walked, strict=True)
+            if entry.step_id not in done and all(step in done for step in ranked.predecessors)
+        )
+    else:  # nothing completed: the steps without predecessors, which are wave 1 exactly
+        ready = tuple(_first_wave(steps))
     return Dispatch(
         steps=steps, waves=tuple(tuple(waves[wave]) for wave in sorted(waves)), ready=ready
     )

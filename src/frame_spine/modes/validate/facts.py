@@ -6,13 +6,18 @@ frontmatter's variant lines, the plan's acceptance criteria, and the one spine, 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from ...core.acceptance import AcceptanceCriterion, acceptance_criteria
 from ...core.blocks import SLICE, SPINE, Block
-from ...core.frontmatter import SPINELESS_VARIANTS, plan_variants, spine_omitted
+from ...core.frontmatter import (
+    SPINELESS_VARIANTS,
+    frontmatter_lines,
+    plan_variants,
+    spine_omitted,
+)
 from ...core.plan import ScannedComments
-from ...core.slices import slice_step_id
+from ...core.slices import slice_ports, slice_step_id
 from ...core.spine import parse_spine
 from ...core.spine_model import Spine, SpineProblem
 
@@ -27,6 +32,7 @@ class PlanFacts:
         sibling_id: the id of the sibling supplied, when known.
         spines: every complete spine block, ``(comment, block)``, in comment order.
         slices: every slice block with a step id, ``(comment, block, step)``.
+        unaddressed: every slice block without one, ``(comment, block)``, in comment order.
         by_step: those slice blocks by step id, in comment order.
         variants: the frontmatter's ``plan-variant:`` lines, ``(line, value)``.
         omitted_line: the line of ``spine-omitted: plan-too-small``, or ``None``.
@@ -41,12 +47,23 @@ class PlanFacts:
     sibling_id: int | None
     spines: tuple[tuple[str, Block], ...]
     slices: tuple[tuple[str, Block, str], ...]
+    unaddressed: tuple[tuple[str, Block], ...]
     by_step: dict[str, list[tuple[str, Block]]]
     variants: tuple[tuple[int, str], ...]
     omitted_line: int | None
     criteria: tuple[AcceptanceCriterion, ...]
     problems: tuple[SpineProblem, ...]
     spine: Spine | None
+    _ports: dict[str, tuple[str, ...] | None] = field(default_factory=dict, compare=False)
+
+    def slice_ports(self, payload: str) -> tuple[str, ...] | None:
+        """:func:`~frame_spine.core.slices.slice_ports` of a slice payload, read once per
+        payload (two rules ask about every slice)."""
+        try:
+            return self._ports[payload]
+        except KeyError:
+            provided = self._ports[payload] = slice_ports(payload)
+            return provided
 
     @property
     def spine_comment(self) -> str:
@@ -75,12 +92,16 @@ def plan_facts(
         for block in scan.blocks
         if block.name == SPINE
     )
-    slices = tuple(
-        (comment, block, step)
-        for comment, scan in comments.comments()
-        for block in scan.blocks
-        if block.name == SLICE and (step := slice_step_id(block.payload)) is not None
-    )
+    slices: list[tuple[str, Block, str]] = []
+    unaddressed: list[tuple[str, Block]] = []
+    for comment, scan in comments.comments():
+        for block in scan.blocks:
+            if block.name == SLICE:
+                step = slice_step_id(block.payload)
+                if step is None:
+                    unaddressed.append((comment, block))
+                else:
+                    slices.append((comment, block, step))
     by_step: dict[str, list[tuple[str, Block]]] = {}
     for comment, block, step in slices:
         by_step.setdefault(step, []).append((comment, block))
@@ -90,15 +111,17 @@ def plan_facts(
         parsed = parse_spine(spines[0][1].payload, spines[0][1].payload_line)
         problems, spine = parsed.problems, parsed.spine
     text = comments.plan.text
+    frontmatter = frontmatter_lines(text)
     return PlanFacts(
         comments=comments,
         issue_number=issue_number,
         sibling_id=sibling_id,
         spines=spines,
-        slices=slices,
+        slices=tuple(slices),
+        unaddressed=tuple(unaddressed),
         by_step=by_step,
-        variants=tuple(plan_variants(text)),
-        omitted_line=spine_omitted(text),
+        variants=tuple(plan_variants(text, frontmatter)),
+        omitted_line=spine_omitted(text, frontmatter),
         criteria=acceptance_criteria(text),
         problems=problems,
         spine=spine,

@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from ...core.blocks import SLICE, CommentScan
+from ...core.blocks import CommentScan
 from ...core.identity import marker_problem
 from ...core.plan import ScannedComments, missing_spine_message
-from ...core.slices import slice_ac_refs, slice_exploratory, slice_ports, slice_step_id
+from ...core.slices import slice_ac_refs, slice_exploratory
 from .facts import PlanFacts, plan_facts
 from .models import Code, Finding, ValidationResult, at_block, error, result_of, warning
 from .spine_rules import SPINE_RULES
@@ -67,8 +67,8 @@ def block_rule(facts: PlanFacts) -> list[Finding]:
                     line=head.line,
                 )
             )
-        for block in scan.blocks:
-            if block.name == SLICE and slice_step_id(block.payload) is None:
+        for block_comment, block in facts.unaddressed:
+            if block_comment == comment:
                 found.append(
                     at_block(
                         Code.SLICE_WITHOUT_ID,
@@ -112,7 +112,7 @@ def slice_field_rule(facts: PlanFacts) -> list[Finding]:
             message = f"slice {step} is exploratory: {reason}"
             found.append(at_block(Code.EXPLORATORY_SLICE, message, comment, block, step=step))
             continue
-        provided = slice_ports(block.payload)
+        provided = facts.slice_ports(block.payload)
         if provided:
             continue
         if provided is None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ...core.slices import exploratory_reason, slice_exploratory, slice_ports
+from ...core.slices import exploratory_reason, slice_exploratory
 from ...core.spine_model import Spine
 from ...core.stamps import StampKind, read_stamp
 from .facts import PlanFacts
@@ -331,10 +331,12 @@ def dependency_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     return found
 
 
-def _not_provided_message(port: str, step: str, payload: str) -> str | None:
-    """Why the slice (``payload``) of ``step`` does not provide ``port``, or ``None`` when its
-    ``provides:``/``ports:`` list names it (ports compared case-insensitively)."""
-    provided = slice_ports(payload)
+def _not_provided_message(
+    port: str, step: str, payload: str, provided: tuple[str, ...] | None
+) -> str | None:
+    """Why the slice (``payload``, providing ``provided``: its ``provides:``/``ports:`` list)
+    of ``step`` does not provide ``port``, or ``None`` when that list names it (ports compared
+    case-insensitively)."""
     if provided is None:
         message = f"port {port} routes to {step}, but its slice has no provides:/ports: list"
     elif port.lower() in {name.lower() for name in provided}:
@@ -364,7 +366,10 @@ def provided_port_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
             if not carriers:
                 continue  # reported as unresolved-step
             block_comment, block = carriers[0]
-            message = _not_provided_message(route.name, token.step, block.payload)
+            payload = block.payload
+            message = _not_provided_message(
+                route.name, token.step, payload, facts.slice_ports(payload)
+            )
             if message is not None:
                 found.append(
                     at_block(
