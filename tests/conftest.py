@@ -146,3 +146,37 @@ def fake_github() -> Any:
         server.clear()
         if server.is_running():
             server.stop()
+
+
+@dataclass(frozen=True)
+class Ran:
+    """What one in-process ``frame_spine.cli.main`` call did: exit code and the bytes."""
+
+    code: int
+    stdout: bytes
+    stderr: bytes
+
+
+@pytest.fixture
+def cli(monkeypatch: pytest.MonkeyPatch, capsysbinary: pytest.CaptureFixture[bytes]) -> Any:
+    """Run ``frame_spine.cli.main(args)`` in this process, in the repository's folder, without
+    runner or token variables and with 80 columns (argparse wraps help to the terminal);
+    returns a :class:`Ran` (a usage error's ``SystemExit`` becomes its code)."""
+    for key in list(os.environ):
+        if key.startswith(("GITHUB_", "INPUT_", "GH_", "RUNNER_")):
+            monkeypatch.delenv(key)
+    monkeypatch.setenv("COLUMNS", "80")
+    monkeypatch.chdir(REPO)
+
+    def run(args: list[str]) -> Ran:
+        from frame_spine.cli import main
+
+        capsysbinary.readouterr()
+        try:
+            code = main(args)
+        except SystemExit as exited:
+            code = exited.code if isinstance(exited.code, int) else int(exited.code is not None)
+        out, err = capsysbinary.readouterr()
+        return Ran(code, out, err)
+
+    return run

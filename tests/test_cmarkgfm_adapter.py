@@ -19,7 +19,7 @@ from frame_spine.cmarkgfm_adapter import TESTED_RELEASES, render_html
 from frame_spine.core.code_regions import GFM_EXTENSIONS
 
 SUFFIX = (
-    "; frame-spine's code regions (SPEC 2.4) need cmarkgfm as in its releases "
+    "; frame-spine's code regions (what GitHub shows as code) need cmarkgfm as in its releases "
     f"{TESTED_RELEASES} (src/frame_spine/cmarkgfm_adapter.py)"
 )
 

@@ -10,15 +10,38 @@ other status, 2 for a usage error.
 from __future__ import annotations
 
 import argparse
+import difflib
+import re
 import sys
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
-from . import __version__, console, interrupts
+from . import __version__, console, help_text, interrupts
 from .github.urls import without_credentials
 from .modes import commands
 
 EXIT_USAGE = 2
+#: A token argparse reads as a value, not as a flag (a negative number).
+_NEGATIVE_NUMBER = re.compile(r"-[0-9]+|-[0-9]*\.[0-9]+")
+
+
+class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
+    """Examples as written (a text with line breaks is kept as is; one without is wrapped);
+    every flag's default shown, as ``(default: X)``, unless its help already says it."""
+
+    def _fill_text(self, text: str, width: int, indent: str) -> str:
+        if "\n" in text:
+            return super()._fill_text(text, width, indent)
+        return argparse.HelpFormatter._fill_text(self, text, width, indent)
+
+    def _get_help_string(self, action: argparse.Action) -> str:
+        text = action.help or ""
+        shown = action.default not in (None, False, argparse.SUPPRESS)
+        if action.option_strings and shown and "default" not in text:
+            if text.endswith(")"):
+                return text[:-1] + "; default: %(default)s)"
+            text += " (default: %(default)s)"
+        return text
 
 
 class _Parser(argparse.ArgumentParser):
@@ -36,33 +59,132 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
     """Build the argument parser of SPEC 9: one sub-command per :class:`~.console.Command`
-    of every mode, each remembering its runner and its own parser. Given the arguments
-    ``argv`` that name a command (its first word not a flag), only that command's flags are
-    added (the others are listed, by name and help, as always)."""
-    named = next((word for word in argv or () if not word.startswith("-")), None)
+    of every mode, each remembering its runner and its own parser, and ``help [COMMAND]``.
+    Given the arguments ``argv`` that name a command (its first word not a flag), only that
+    command's flags are added (the others are listed, by name and help, as always); for
+    ``help COMMAND``, that command's."""
+    return _build(argv)[0]
+
+
+def _named_command(argv: Sequence[str] | None) -> str | None:
+    """The command whose flags ``argv`` needs: its first word that is not a flag, or the
+    topic of ``help TOPIC``; ``None`` (every command's flags) for ``help`` alone or none."""
+    words = [word for word in argv or () if not word.startswith("-")]
+    if words[:1] == ["help"]:
+        return words[1] if len(words) > 1 else None
+    return words[0] if words else None
+
+
+def _build(
+    argv: Sequence[str] | None = None,
+) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
+    """The parser and each command's own parser, by command name (flags as
+    :func:`build_parser` says)."""
+    named = _named_command(argv)
     parser = _Parser(
         prog="frame-spine",
         description="Look up one slice of a frame-spine plan kept in GitHub issue comments.",
+        epilog=help_text.TOP_EPILOG,
+        formatter_class=_HelpFormatter,
         allow_abbrev=False,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(
         dest="command", required=True, metavar="COMMAND", parser_class=_Parser
     )
-    found = commands()
-    if named not in {command.name for command in found}:
+    found: dict[str, argparse.ArgumentParser] = {}
+    listed = commands()
+    if named not in {command.name for command in listed}:
         named = None
-    for command in found:
+    for command in listed:
         sub = subparsers.add_parser(
             command.name,
             help=command.help,
             description=command.description,
+            epilog=help_text.examples(command.name),
+            formatter_class=_HelpFormatter,
             allow_abbrev=False,
         )
         if named is None or command.name == named:
             command.add_arguments(sub)
         sub.set_defaults(run=command.run, subparser=sub)
-    return parser
+        found[command.name] = sub
+    helper = subparsers.add_parser(
+        "help",
+        help="show the help of frame-spine or of one command",
+        description="Show the help of frame-spine, or of COMMAND (as 'frame-spine COMMAND "
+        "--help').",
+        epilog=help_text.examples("help"),
+        formatter_class=_HelpFormatter,
+        allow_abbrev=False,
+    )
+    helper.add_argument("topic", metavar="COMMAND", nargs="?", help="a command, e.g. lookup")
+    found["help"] = helper
+
+    def show_help(args: argparse.Namespace, own: argparse.ArgumentParser) -> int:
+        if args.topic is None:
+            parser.print_help()
+        elif args.topic in found:
+            found[args.topic].print_help()
+        else:
+            own.error(f"unknown command {args.topic!r}{_did_you_mean(args.topic, found)}")
+        return 0
+
+    helper.set_defaults(run=show_help, subparser=helper)
+    return parser, found
+
+
+def _option_actions(parser: argparse.ArgumentParser) -> Mapping[str, argparse.Action]:
+    """Every flag ``parser`` knows (``--plan-body``, ``-h``) and its action. argparse has no
+    public list of them: this reads its ``_option_string_actions`` mapping, here only;
+    without it (a changed argparse) no flag is known, and argparse alone reports flags."""
+    known = getattr(parser, "_option_string_actions", None)
+    return known if isinstance(known, Mapping) else {}
+
+
+def _did_you_mean(word: str, choices: Sequence[str] | Mapping[str, object]) -> str:
+    """``" (did you mean X?)"`` for the choice ``word`` is a prefix of (each of them when
+    several), else the closest choice a few edits away (difflib); ``""`` when none is close."""
+    names = list(choices)
+    prefixed = [name for name in names if name.startswith(word)]
+    if len(prefixed) > 1:
+        return f" (did you mean one of {', '.join(prefixed)}?)"
+    close = prefixed or difflib.get_close_matches(word, names, 1, 0.75)
+    return f" (did you mean {close[0]}?)" if close else ""
+
+
+def _check_flags(
+    parser: argparse.ArgumentParser,
+    parsers: Mapping[str, argparse.ArgumentParser],
+    argv: Sequence[str],
+) -> None:
+    """Before argparse parses: a flag no parser knows is a usage error of the parser it was
+    given to (the command's, so its usage is shown, not the top level's), naming the flag
+    and the flag it is one edit from; likewise a mistyped command close to a real one."""
+    current = parser
+    for index, token in enumerate(argv):
+        if token == "--":
+            return
+        if current is parser and not token.startswith("-"):
+            if token in parsers:
+                current = parsers[token]
+                continue
+            suggestion = _did_you_mean(token, parsers)
+            if suggestion:
+                parser.error(f"unknown command {token!r}{suggestion}")
+            return
+        if not token.startswith("-") or token == "-" or _NEGATIVE_NUMBER.fullmatch(token):
+            continue
+        flag = token.split("=", 1)[0] if token.startswith("--") else token
+        known = _option_actions(current)
+        if known and flag not in known and not _is_value(known, argv, index):
+            current.error(f"unknown flag {flag}{_did_you_mean(flag, sorted(known))}")
+
+
+def _is_value(actions: Mapping[str, argparse.Action], argv: Sequence[str], index: int) -> bool:
+    """Whether ``argv[index]`` is the value of the flag before it (one that takes a value)."""
+    action = actions.get(argv[index - 1]) if index > 0 else None
+    return action is not None and action.nargs is None
 
 
 def main(argv: Sequence[str] | None = None) -> int:
@@ -82,8 +204,13 @@ def main(argv: Sequence[str] | None = None) -> int:
 
 
 def _run(argv: Sequence[str] | None) -> int:
-    words = sys.argv[1:] if argv is None else argv
-    args = build_parser(words).parse_args(words)
+    given = list(sys.argv[1:] if argv is None else argv)
+    parser, parsers = _build(given)
+    _check_flags(parser, parsers, given)
+    args, extras = parser.parse_known_args(given)
+    if extras:  # the command's usage, not the top level's
+        own: argparse.ArgumentParser = getattr(args, "subparser", parser)
+        own.error(f"unrecognized arguments: {' '.join(extras)}")
     try:
         code: int = args.run(args, args.subparser)
         return code

@@ -159,8 +159,9 @@ def _load() -> _Library:
 
     def changed(what: str) -> CmarkgfmChanged:
         return CmarkgfmChanged(
-            f"cmarkgfm {release} {what}; frame-spine's code regions (SPEC 2.4) need "
-            f"cmarkgfm as in its releases {TESTED_RELEASES} (src/frame_spine/cmarkgfm_adapter.py)"
+            f"cmarkgfm {release} {what}; frame-spine's code regions (what GitHub shows as code) "
+            f"need cmarkgfm as in its releases {TESTED_RELEASES} "
+            "(src/frame_spine/cmarkgfm_adapter.py)"
         )
 
     try:

@@ -47,8 +47,22 @@ def redactor() -> Redactor:
     return Redactor(*(os.environ.get(name) for name in TOKEN_VARIABLES), *_PRINTED_TOKENS)
 
 
+#: What each body flag reads, for the note on a terminal.
+_READS = {
+    "--plan-body": "the plan comment body",
+    "--slices-body": "the sibling comment body",
+    "--comment-body-stdin": "the plan and sibling bodies, concatenated",
+}
+#: Said on stderr when a body is read from a terminal (else the command waits silently).
+_STDIN_NOTE = (
+    "frame-spine: reading {what} ({flag}) from standard input; end it with Ctrl-D on a line "
+    "of its own (Ctrl-Z then Enter on Windows)\n"
+)
+
+
 def read_body(path: str, flag: str) -> str | Failure:
-    """Read a comment body from ``path`` (``-`` for stdin) as UTF-8.
+    """Read a comment body from ``path`` (``-`` for stdin) as UTF-8. When stdin is a
+    terminal, a note on stderr first says what is read and how to end it.
 
     Returns:
         The text, or an ``error`` failure naming ``flag`` when the file is missing,
@@ -56,6 +70,8 @@ def read_body(path: str, flag: str) -> str | Failure:
     """
     try:
         if path == "-":
+            if sys.stdin.isatty():
+                stderr(_STDIN_NOTE.format(what=_READS.get(flag, "the comment body"), flag=flag))
             data = sys.stdin.buffer.read()
         else:
             with open(path, "rb") as handle:
@@ -76,9 +92,8 @@ def read_plan_and_sibling(
     plan_path: str, slices_path: str | None
 ) -> tuple[str, str | None] | Failure:
     """Read ``--plan-body`` and, when given, ``--slices-body`` (at most one of them from
-    stdin). Returns the two texts, or the first failure."""
-    if plan_path == "-" and slices_path == "-":
-        return error("only one of --plan-body and --slices-body can read stdin (-)")
+    stdin: :func:`check_one_stdin` is the usage error). Returns the two texts, or the first
+    failure."""
     plan = read_body(plan_path, "--plan-body")
     if isinstance(plan, Failure):
         return plan
@@ -86,6 +101,16 @@ def read_plan_and_sibling(
         return plan, None
     sibling = read_body(slices_path, "--slices-body")
     return sibling if isinstance(sibling, Failure) else (plan, sibling)
+
+
+def check_one_stdin(parser: argparse.ArgumentParser, args: argparse.Namespace) -> None:
+    """A usage error (exit 2) when both ``--plan-body`` and ``--slices-body`` are ``-``: one
+    stream cannot hold two bodies (a conflict of sources, like every other)."""
+    if args.plan_body == "-" and getattr(args, "slices_body", None) == "-":
+        parser.error(
+            "--plan-body - and --slices-body - cannot be combined: only one body can come "
+            "from standard input; give the other as a file"
+        )
 
 
 def emit(text: str, *, untrusted: bool) -> None:
@@ -276,9 +301,8 @@ def add_online_flags(group: argparse._ArgumentGroup, *, auto: bool) -> None:
     group.add_argument(
         "--slices-comment-id",
         metavar="ID|auto" if auto else "ID",
-        help="sibling comment id"
-        + (", or auto to follow the spine" if auto else " (default: the spine's pointer)")
-        + " (on GitHub)",
+        help="sibling comment id (on GitHub"
+        + ("), or auto to follow the spine" if auto else "; default: the spine's pointer)"),
     )
     add_api_flags(group, with_repo=True)
 
@@ -302,7 +326,9 @@ def add_plan_sources(parser: argparse.ArgumentParser, done: str) -> None:
     ``--slices-body``, or ``--repo`` with :func:`add_online_flags` and ``--issue-number``
     (``done``: what happens to the newest plan comment of that issue, e.g. ``validated``)."""
     group = parser.add_argument_group("comments (local bodies, or --repo)")
-    group.add_argument("--plan-body", metavar="PATH", help="plan comment body file, or -")
+    group.add_argument(
+        "--plan-body", metavar="PATH", help="plan comment body file, or - for standard input"
+    )
     group.add_argument("--slices-body", metavar="PATH", help="sibling comment body file")
     add_online_flags(group, auto=False)
     group.add_argument(
@@ -321,6 +347,7 @@ def check_plan_sources(
     only (the flags of :func:`add_plan_sources`); a usage error (exit 2) naming ``command``
     otherwise. Online, ``args.repo`` is set (:func:`default_repo`)."""
     if args.plan_body is not None:
+        check_one_stdin(parser, args)
         online = online_flags_given(args)
         if args.repo is not None:
             parser.error(f"{command} needs exactly one of --plan-body or --repo")
@@ -354,13 +381,13 @@ def add_api_flags(group: argparse._ActionsContainer, *, with_repo: bool) -> None
         "--timeout",
         metavar="SECONDS",
         default="10",
-        help="seconds per request" + (f" ({repo}; default 10)" if repo else ""),
+        help="seconds per request, 1 to 600" + (f" ({repo})" if repo else ""),
     )
     group.add_argument(
         "--max-wait",
         metavar="SECONDS",
         default="60",
-        help="seconds of rate-limit waiting" + (f" ({repo}; default 60)" if repo else ""),
+        help="seconds of rate-limit waiting in all, 0 to 3600" + (f" ({repo})" if repo else ""),
     )
     group.add_argument(
         "--trusted-authors",

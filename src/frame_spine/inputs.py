@@ -44,6 +44,11 @@ AUTO = "auto"
 
 _STEP_ID = re.compile(r"[sS][0-9]+", re.ASCII)
 _DIGITS = re.compile(r"[0-9]{1,20}", re.ASCII)  # ids are 64-bit on GitHub
+#: A comment's link (``...#issuecomment-N``, or the fragment alone) or API URL
+#: (``.../issues/comments/N``): the id is its ``N``.
+_COMMENT_LINK = re.compile(r"(?:issuecomment-|/issues/comments/)([0-9]{1,20})/?", re.ASCII)
+#: An issue's or pull request's link (``.../issues/N``, ``.../pull/N``, maybe with a fragment).
+_ISSUE_LINK = re.compile(r"/(?:issues|pull)/([0-9]{1,20})(?:[/?#].*)?", re.ASCII)
 _REPOSITORY = re.compile(
     r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/(?!\.\.?$)[A-Za-z0-9._-]{1,100}", re.ASCII
 )
@@ -87,11 +92,33 @@ def parse_positive_id(value: Any, name: str) -> int | None:
         if not text:
             return None
         if not _DIGITS.fullmatch(text):
-            raise ValueError(f"{name} {text!r} is not a positive integer")
+            raise ValueError(f"{name} {text!r} is not a positive integer{_id_hint(text, name)}")
         number = int(text)
     if number <= 0:
         raise ValueError(f"{name} {value!r} is not a positive integer")
     return number
+
+
+def _id_hint(text: str, name: str) -> str:
+    """What to pass instead of a link given as an id (SPEC 5: ids stay positive integers):
+    the ``N`` of ``#issuecomment-N`` (or of an API URL) for a comment id, the ``N`` of
+    ``/issues/N`` or ``#N`` for an issue number; ``""`` when ``text`` is no such link."""
+    comment = _COMMENT_LINK.search(text)
+    issue = _ISSUE_LINK.search(text)
+    if name.endswith("comment-id"):
+        if comment is not None and comment.end() == len(text):
+            return f": that is a comment's link, pass its id {comment.group(1)}"
+        if issue is not None:
+            return (
+                f": that is the link of issue {issue.group(1)}; a comment's id is the N of "
+                "#issuecomment-N in the comment's own link (its menu: Copy link)"
+            )
+        return ""
+    if issue is not None:
+        return f": that is the link of issue {issue.group(1)}, pass {issue.group(1)}"
+    if re.fullmatch(r"#([0-9]{1,20})", text, re.ASCII):
+        return f": pass {text[1:]}, without the #"
+    return ""
 
 
 def _step_id(value: Any) -> str:

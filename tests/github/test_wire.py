@@ -173,7 +173,7 @@ def test_a_utf8_bom_before_the_json_is_skipped(fake_github: FakeGitHub) -> None:
             ["--issue-number", "863"],
             {
                 "status": "plan-identity-mismatch",
-                "message": "the plan comment carries no <!-- plan-issue-863 --> line",
+                "message": "the plan comment is empty, so it carries no <!-- plan-issue-863 --> line",
             },
         ),
     ],

@@ -21,6 +21,15 @@ def _shown(value: str) -> str:
 _LABELS = {"plan-issue": "the plan comment", "frame-slices": "the sibling comment"}
 
 
+def carries_no(scan: CommentScan, label: str, line: str) -> str:
+    """The message for a comment lacking a line: ``"{label} carries no {line}"``, or, when the
+    body is empty or only whitespace, ``"{label} is empty, so it carries no {line}"`` (an
+    empty body is the usual cause: a failed ``gh api ... |`` pipe, a cleared comment)."""
+    if not scan.text.strip():
+        return f"{label} is empty, so it carries no {line}"
+    return f"{label} carries no {line}"
+
+
 def marker_problem(
     scan: CommentScan,
     kind: MarkerKind,
@@ -53,7 +62,7 @@ def marker_problem(
     if wanted not in values and required:
         if others:
             return f"{label} is for issue {named} (a {kind} marker line), not #{wanted}"
-        return f"{label} carries no <!-- {kind}-{wanted} --> line"
+        return carries_no(scan, label, f"<!-- {kind}-{wanted} --> line")
     if others:
         return f"{label} also carries a {kind} marker line for issue {named}"
     return None

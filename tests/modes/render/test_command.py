@@ -317,7 +317,7 @@ def test_a_malformed_issue_number_is_an_error_status() -> None:
             "--slices-body needs --plan-body",
         ),
         (["--plan-body", PLAN, "--format", "text"], "argument --format: invalid choice: 'text'"),
-        (["--plan-body", PLAN, "--step-id", "s1"], "unrecognized arguments: --step-id s1"),
+        (["--plan-body", PLAN, "--step-id", "s1"], "unknown flag --step-id"),
     ],
 )
 def test_render_usage_errors_exit_2(args: list[str], complaint: str) -> None:

@@ -140,7 +140,7 @@ def test_unreadable_plan_is_an_error_status(tmp_path: Path) -> None:
             ["--repo", REPO, "--issue-number", "5", "--slices-body", SIBLING],
             "--slices-body needs --plan-body",
         ),
-        (["--plan-body", PLAN, "--step-id", "s1"], "unrecognized arguments: --step-id s1"),
+        (["--plan-body", PLAN, "--step-id", "s1"], "unknown flag --step-id"),
     ],
 )
 def test_validate_usage_errors(args: list[str], complaint: str) -> None:

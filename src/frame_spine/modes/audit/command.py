@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import argparse
 
-from ... import console
+from ... import console, help_text
 from ...console import Command
 
 
@@ -21,11 +21,13 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--state",
         metavar="open|closed|all",
         default="open",
-        help="audit plans on open (default) or closed issues, or on all (lists no issues)",
+        help="audit the plans on open or closed issues, or on all (then no issue is listed)",
     )
     parser.add_argument("--since", metavar="TS", help="only comments updated since then")
     console.add_api_flags(parser, with_repo=False)
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help=help_text.FORMAT_TEXT_JSON
+    )
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -54,7 +56,8 @@ COMMANDS = (
     Command(
         name="audit",
         help="classify every plan of a repository as fresh or drifted (scheduled audits)",
-        description="Audit every plan comment of a repository (SPEC 11). Exit 0 when clean, "
+        description="Audit every plan comment of a repository: is each spine fresh, or has "
+        "it drifted from its sibling? Exit 0 when clean, "
         "1 when some plan has findings or fetching fails, 2 for a usage error.",
         add_arguments=_add_arguments,
         run=run,

@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ... import console
+from ... import console, help_text
 from ...console import Command
 
 if TYPE_CHECKING:
@@ -43,7 +43,9 @@ def _add_lookup_arguments(parser: argparse.ArgumentParser) -> None:
     )
     dispatch.add_argument("--step-id", metavar="ID", required=True, help="the step, e.g. s4")
     dispatch.add_argument("--spine-digest", metavar="D", help="the spine digest at dispatch time")
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help=help_text.FORMAT_TEXT_JSON
+    )
 
 
 def _print(result: LookupResult, output_format: str) -> int:
@@ -85,6 +87,7 @@ def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
         )
     if args.slices_body is not None and args.plan_body is None:
         parser.error("--slices-body needs --plan-body")
+    console.check_one_stdin(parser, args)
     online = not sources or sources[0] == "--repo"
     if online:
         console.default_repo(args, parser)
@@ -154,7 +157,9 @@ def _add_digest_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plan-body", metavar="PATH", required=True, help="plan comment body file, or - for stdin"
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help=help_text.FORMAT_TEXT_JSON
+    )
 
 
 def run_digest(args: argparse.Namespace, _parser: argparse.ArgumentParser) -> int:
@@ -195,8 +200,9 @@ COMMANDS = (
     Command(
         name="digest",
         help="print the spine digest of a plan comment",
-        description="Print the SPEC 7 digest of the plan's spine (exit 1 with the lookup "
-        "status when the plan has no single valid spine).",
+        description="Print the digest of the plan's spine: record it at dispatch time and give "
+        "it to lookup as --spine-digest (a new generated_at alone does not change it). Exit 1 "
+        "with the lookup status when the plan has no single valid spine.",
         add_arguments=_add_digest_arguments,
         run=run_digest,
     ),

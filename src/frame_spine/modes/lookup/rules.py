@@ -8,7 +8,7 @@ Nothing here reads files, talks to the network or writes output.
 from __future__ import annotations
 
 from ...core.blocks import SLICE, Block
-from ...core.identity import marker_problem
+from ...core.identity import carries_no, marker_problem
 from ...core.plan import CurrentSpine, ScannedComments, current_spine, scan_bodies, shorten
 from ...core.slices import slice_step_id
 from ...core.spine_model import Spine
@@ -77,7 +77,9 @@ def _stamp_check(spine: Spine, digest: str, comments: ScannedComments) -> Lookup
     where = "the body" if comments.single_body else "the sibling comment"
     value = verdict.stamp.value if verdict.stamp is not None else ""
     if verdict.kind is StampKind.NONE:
-        return unstamped(f"{where} carries no <!-- frame-slices-generated-at: ... --> stamp line")
+        return unstamped(
+            carries_no(holder, where, "<!-- frame-slices-generated-at: ... --> stamp line")
+        )
     if verdict.kind is StampKind.MALFORMED:
         return unstamped(f"the stamp of {where} is not a timestamp: {shorten(value)!r}")
     if verdict.kind is StampKind.CONFLICTING:

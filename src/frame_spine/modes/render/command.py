@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ... import console
+from ... import console, help_text
 from ...console import Command
 
 if TYPE_CHECKING:
@@ -28,7 +28,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="directory whose *.yaml, *.yml and *.md file names are the canonical ports "
         "(default: frame/ports when it exists)",
     )
-    parser.add_argument("--format", choices=("markdown", "json"), default="markdown")
+    parser.add_argument(
+        "--format",
+        choices=("markdown", "json"),
+        default="markdown",
+        help=help_text.FORMAT_MARKDOWN_JSON,
+    )
 
 
 def _render_local(args: argparse.Namespace, canonical: frozenset[str] | None) -> RenderResult:
@@ -106,7 +111,7 @@ COMMANDS = (
     Command(
         name="render",
         help="draw a plan: its ports table and step graph (Markdown with Mermaid), or JSON",
-        description="Render a plan comment and its sibling (SPEC 13): a ports table, a Mermaid "
+        description="Render a plan comment and its sibling: a ports table, a Mermaid "
         "step graph and validate's findings, as Markdown (default) or JSON. Exit 0 for ok and "
         "missing-spine, 1 for invalid-spine or when fetching fails, 2 for a usage error.",
         add_arguments=_add_arguments,

@@ -12,7 +12,7 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
-from ... import console
+from ... import console, help_text
 from ...console import Command
 
 if TYPE_CHECKING:
@@ -27,7 +27,9 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="step ids already done, separated by commas or whitespace: the dispatch "
         "matrix's ready list then holds the steps whose dependencies are all done (JSON only)",
     )
-    parser.add_argument("--format", choices=("text", "json"), default="text")
+    parser.add_argument(
+        "--format", choices=("text", "json"), default="text", help=help_text.FORMAT_TEXT_JSON
+    )
 
 
 def _completed(args: argparse.Namespace) -> tuple[str, ...] | ValidationResult | None:
@@ -119,7 +121,8 @@ COMMANDS = (
     Command(
         name="validate",
         help="report every finding about a plan and its sibling (pre-dispatch validation)",
-        description="Validate a plan comment and its sibling (SPEC 10). Exit 0 when valid, "
+        description="Validate a plan comment and its sibling before dispatch: every finding, "
+        "and with --format json the dispatch matrix of the steps. Exit 0 when valid, "
         "1 when invalid or when fetching fails, 2 for a usage error.",
         add_arguments=_add_arguments,
         run=run,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
+from ...core.identity import carries_no
 from ...core.slices import exploratory_reason, slice_exploratory
 from ...core.spine_model import Spine
 from ...core.stamps import StampKind, read_stamp
@@ -43,7 +44,9 @@ def stamp_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     line = stamp.line if stamp is not None else None
     value = stamp.value if stamp is not None else ""
     if verdict.kind is StampKind.NONE:
-        message = "the sibling carries no <!-- frame-slices-generated-at: ... --> stamp line"
+        message = carries_no(
+            sibling, "the sibling", "<!-- frame-slices-generated-at: ... --> stamp line"
+        )
     elif verdict.kind is StampKind.MALFORMED:
         message = f"the sibling's stamp {value!r} is not a timestamp"
     elif verdict.kind is StampKind.CONFLICTING:
