@@ -44,12 +44,6 @@ def valid_utf8(text: str) -> str:
     return text
 
 
-def utf8_size(text: str) -> int:
-    """The number of bytes ``text`` takes once emitted as UTF-8 (a lone surrogate counts as
-    its replacement U+FFFD: 3 bytes)."""
-    return len(text.encode("utf-8", "surrogatepass"))
-
-
 class EmittedText:
     """The one filter every emitted text passes: token redaction, then valid UTF-8.
 
