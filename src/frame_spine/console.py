@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from .core.status import Failure, error
-from .github.auth import Redactor, TokenProblem, no_token, token_from_environment
+from .github.auth import TOKEN_VARIABLES, Redactor, TokenProblem, no_token, token_from_environment
 from .github.hosts import PUBLIC_HOST, github_host, parse_remote, remote_hosts, shown_remote
 from .inputs import api_url_or_default, check_api_url
 from .workflow_commands import could_be_command, wrap_untrusted
@@ -30,9 +30,6 @@ if TYPE_CHECKING:
 
 Result = TypeVar("Result")
 
-#: Where the online forms read a token (SPEC 9); every value found is redacted from all
-#: output, whichever one is used.
-TOKEN_VARIABLES = ("GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN")
 #: Tokens ``gh auth token`` printed in this run (redacted like the variables).
 _PRINTED_TOKENS: list[str] = []
 

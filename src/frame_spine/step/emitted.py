@@ -15,17 +15,12 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 
+from ..github.auth import TOKEN_VARIABLES as GH_TOKEN_VARIABLES
 from ..github.auth import Redactor
 
 #: The environment variables that may hold a token in the action's container: the ``token``
 #: input as the runner passes it, and the variables the ``gh`` program reads (SPEC 9).
-TOKEN_VARIABLES = (
-    "INPUT_TOKEN",
-    "GH_TOKEN",
-    "GITHUB_TOKEN",
-    "GH_ENTERPRISE_TOKEN",
-    "GITHUB_ENTERPRISE_TOKEN",
-)
+TOKEN_VARIABLES = ("INPUT_TOKEN", *GH_TOKEN_VARIABLES)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
