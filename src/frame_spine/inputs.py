@@ -301,6 +301,11 @@ Repository = Annotated[str, BeforeValidator(_repository)]
 #: slash (SPEC 6: see :func:`check_api_url`).
 ApiUrl = Annotated[str, BeforeValidator(check_api_url)]
 #: Seconds per request, 1..600 (``timeout``).
+#: The defaults of the ``timeout`` and ``max-wait`` inputs, in seconds (SPEC 6, 8): the one
+#: home of both (action.yml's defaults and the GitHub session's are tested equal to these).
+DEFAULT_TIMEOUT = 10
+DEFAULT_MAX_WAIT = 60
+
 TimeoutSeconds = Annotated[int, _seconds("timeout", 1, 600)]
 #: Seconds of rate-limit waiting in all, 0..3600 (``max-wait``).
 MaxWaitSeconds = Annotated[int, _seconds("max-wait", 0, 3600)]
@@ -356,8 +361,8 @@ class ApiTarget(Inputs):
 
     repository: Repository
     api_url: ApiUrl
-    timeout: TimeoutSeconds = 10
-    max_wait: MaxWaitSeconds = 60
+    timeout: TimeoutSeconds = DEFAULT_TIMEOUT
+    max_wait: MaxWaitSeconds = DEFAULT_MAX_WAIT
     trusted_authors: TrustedAuthors = DEFAULT_POLICY
 
 
