@@ -36,6 +36,7 @@ fake-api: $(VENV)/.installed-demo $(VENV)/.installed-fake-api
 lint: $(VENV)/.installed-test
 	$(BIN)/ruff check src tests benchmarks e2e
 	$(BIN)/ruff format --check src tests benchmarks e2e
+	$(BIN)/lint-imports --no-cache
 	$(BIN)/hadolint Dockerfile
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-actions action.yml
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-workflows .github/workflows/*.yml e2e/workflows/*.yml

@@ -31,9 +31,6 @@ if TYPE_CHECKING:
 
 Result = TypeVar("Result")
 
-#: Where the online forms read a token (SPEC 9); every value found is redacted from all
-#: output, whichever one is used.
-TOKEN_VARIABLES = ("GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN")
 #: Tokens ``gh auth token`` printed in this run (redacted like the variables).
 _PRINTED_TOKENS: list[str] = []
 
@@ -42,7 +39,7 @@ def redactor() -> Redactor:
     """The one redaction every text the CLI writes passes: the token values of the
     environment, as given, and any token ``gh`` printed (SPEC 6: no output ever contains the
     token)."""
-    from .github.auth import Redactor
+    from .github.auth import TOKEN_VARIABLES, Redactor
 
     return Redactor(*(os.environ.get(name) for name in TOKEN_VARIABLES), *_PRINTED_TOKENS)
 

@@ -33,7 +33,6 @@ from .core.status import Failure, error
 from .core.timestamps import is_timestamp
 from .core.trust import DEFAULT_POLICY, TrustPolicy, parse_policy
 from .github.urls import USERINFO, Origin, hidden_parts
-from .modes import MODES
 
 #: The public API, used when neither the input nor ``GITHUB_API_URL`` names one.
 PUBLIC_API_URL = "https://api.github.com"
@@ -329,6 +328,11 @@ Repository = Annotated[str, BeforeValidator(_repository)]
 #: slash (SPEC 6: see :func:`check_api_url`).
 ApiUrl = Annotated[str, BeforeValidator(check_api_url)]
 #: Seconds per request, 1..600 (``timeout``).
+#: The defaults of the ``timeout`` and ``max-wait`` inputs, in seconds (SPEC 6, 8): the one
+#: home of both (action.yml's defaults and the GitHub session's are tested equal to these).
+DEFAULT_TIMEOUT = 10
+DEFAULT_MAX_WAIT = 60
+
 TimeoutSeconds = Annotated[int, _seconds("timeout", 1, 600)]
 #: Seconds of rate-limit waiting in all, 0..3600 (``max-wait``).
 MaxWaitSeconds = Annotated[int, _seconds("max-wait", 0, 3600)]
@@ -342,6 +346,10 @@ IssueState = Annotated[
 #: A contract timestamp, or ``None`` (audit's ``since``).
 Since = Annotated[str | None, BeforeValidator(_since)]
 #: The action's mode (SPEC 8).
+#: Every mode, in the order the command line lists its commands (each one folder of
+#: :mod:`frame_spine.modes`, which loads them by these names).
+MODES = ("lookup", "validate", "audit", "render")
+
 Mode = Annotated[str, _one_of("mode", MODES, "lookup")]
 #: ``error`` (default), ``not-ok`` or ``never`` (SPEC 8).
 FailOn = Annotated[
@@ -382,8 +390,8 @@ class ApiTarget(Inputs):
 
     repository: Repository
     api_url: ApiUrl
-    timeout: TimeoutSeconds = 10
-    max_wait: MaxWaitSeconds = 60
+    timeout: TimeoutSeconds = DEFAULT_TIMEOUT
+    max_wait: MaxWaitSeconds = DEFAULT_MAX_WAIT
     trusted_authors: TrustedAuthors = DEFAULT_POLICY
 
 
@@ -391,7 +399,7 @@ class StepSettings(Inputs):
     """The action inputs that shape the step rather than what it looks at (SPEC 8).
 
     Attributes:
-        mode: one of :data:`frame_spine.modes.MODES`.
+        mode: one of :data:`MODES`.
         fail_on: ``error`` (fail on exit-1 statuses; in validate mode on any error finding),
             ``not-ok`` (also on ``stale-spine``; in validate mode on warnings) or ``never``.
         job_summary: whether to write the job summary.

@@ -14,7 +14,7 @@ import string
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
-from .step.emitted import utf8_size
+from .core.utf8 import utf8_size
 
 #: GitHub refuses step summaries over 1 MiB; stay well below it.
 SUMMARY_LIMIT = 1_000_000

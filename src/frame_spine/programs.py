@@ -19,6 +19,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .github.auth import TOKEN_VARIABLES
 from .github.urls import without_credentials
 
 #: Seconds ``gh auth token`` may take (it reads a file or the system keyring: milliseconds).
@@ -28,7 +29,7 @@ GIT_TIMEOUT = 5.0
 #: Variables ``gh`` must not see when it is asked for its stored token: the token variables
 #: (only blank ones can be set by then; ``gh`` would print them back), and its own prompts and
 #: update check (no network call, no question).
-_GH_DROPPED = ("GH_TOKEN", "GITHUB_TOKEN", "GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN")
+_GH_DROPPED = TOKEN_VARIABLES
 _GH_SET = {"GH_PROMPT_DISABLED": "1", "GH_NO_UPDATE_NOTIFIER": "1", "NO_COLOR": "1"}
 _LONGEST_DETAIL = 200
 

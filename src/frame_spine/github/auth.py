@@ -29,6 +29,9 @@ MIN_REDACTED_LENGTH = 8
 PUBLIC_TOKEN_VARIABLES = ("GH_TOKEN", "GITHUB_TOKEN")
 #: The variables ``gh`` reads first for a GitHub Enterprise Server, in order (SPEC 9).
 ENTERPRISE_TOKEN_VARIABLES = ("GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN")
+#: Every variable ``gh`` reads a token from (the one home of these names: the command line's
+#: redaction, the action's and the environment ``gh`` is run with all use this).
+TOKEN_VARIABLES = PUBLIC_TOKEN_VARIABLES + ENTERPRISE_TOKEN_VARIABLES
 
 
 @dataclass(frozen=True, slots=True)

@@ -11,7 +11,7 @@ Every mode has the same files:
 
 This module is the one boundary where the command line and the action load a mode, lazily:
 a lookup never imports validate, audit or render. A new mode is a new folder with those files and
-one entry in :data:`MODES` (and its inputs and outputs in ``action.yml``).
+one entry in :data:`frame_spine.inputs.MODES` (and its inputs and outputs in ``action.yml``).
 """
 
 from __future__ import annotations
@@ -19,13 +19,12 @@ from __future__ import annotations
 import importlib
 from typing import TYPE_CHECKING, Protocol, cast
 
+from ..inputs import MODES as MODES
+
 if TYPE_CHECKING:
     from ..console import Command
     from ..step.context import StepContext
     from ..step.report import StepReport
-
-#: Every mode, in the order the command line lists its commands.
-MODES = ("lookup", "validate", "audit", "render")
 
 
 class ReportModule(Protocol):

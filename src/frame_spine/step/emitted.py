@@ -14,20 +14,13 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
-from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # loaded where the action builds its filter, not by every Markdown reader
-    from ..github.auth import Redactor
+from ..github.auth import TOKEN_VARIABLES as GH_TOKEN_VARIABLES
+from ..github.auth import Redactor
 
 #: The environment variables that may hold a token in the action's container: the ``token``
 #: input as the runner passes it, and the variables the ``gh`` program reads (SPEC 9).
-TOKEN_VARIABLES = (
-    "INPUT_TOKEN",
-    "GH_TOKEN",
-    "GITHUB_TOKEN",
-    "GH_ENTERPRISE_TOKEN",
-    "GITHUB_ENTERPRISE_TOKEN",
-)
+TOKEN_VARIABLES = ("INPUT_TOKEN", *GH_TOKEN_VARIABLES)
 _SURROGATE = re.compile("[\ud800-\udfff]")
 
 
@@ -44,12 +37,6 @@ def valid_utf8(text: str) -> str:
     except UnicodeEncodeError:
         return _SURROGATE.sub("\ufffd", text)
     return text
-
-
-def utf8_size(text: str) -> int:
-    """The number of bytes ``text`` takes once emitted as UTF-8 (a lone surrogate counts as
-    its replacement U+FFFD: 3 bytes)."""
-    return len(text.encode("utf-8", "surrogatepass"))
 
 
 class EmittedText:

@@ -21,9 +21,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from ..core.utf8 import utf8_size
 from ..markdown import plural
 from ..workflow_commands import json_line
-from .emitted import utf8_size
 
 #: Every output of action.yml, in its order; each is set for every status.
 OUTPUT_NAMES = (

@@ -12,6 +12,7 @@ from itertools import pairwise
 from hypothesis import given
 from hypothesis import strategies as st
 
+from frame_spine.core.lanes import LaneConflict, port_lanes
 from frame_spine.core.plan import scan_bodies
 from frame_spine.core.spine_model import PortRoute, PortToken
 from frame_spine.core.status import Failure
@@ -22,7 +23,6 @@ from frame_spine.modes.validate.dispatch import (
     DispatchRequest,
     with_dispatch,
 )
-from frame_spine.modes.validate.lanes import LaneConflict, port_lanes
 from frame_spine.modes.validate.models import ValidationResult
 from frame_spine.modes.validate.rules import validate_scanned
 from tests.builders import slice_block

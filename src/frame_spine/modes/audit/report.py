@@ -8,10 +8,10 @@ classification (:mod:`.online`) -> ``report-file`` -> a
 from __future__ import annotations
 
 from ...core.status import Failure, Status
+from ...core.utf8 import utf8_size
 from ...inputs import parse_inputs
 from ...markdown import escape_cell, plural
 from ...step.context import StepContext
-from ...step.emitted import utf8_size
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
 from ...step.workspace import WriteRefused
 from ...workflow_commands import json_line

@@ -9,6 +9,7 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.status import Status
+from ...core.utf8 import utf8_size
 from ...markdown import (
     SUMMARY_LIMIT,
     CommentLink,
@@ -19,7 +20,6 @@ from ...markdown import (
     plural,
     summary_head,
 )
-from ...step.emitted import utf8_size
 from ...workflow_commands import json_line
 from .models import LookupResult
 

@@ -7,10 +7,10 @@ An edge: inputs through :class:`~frame_spine.step.context.StepContext` -> fetch 
 from __future__ import annotations
 
 from ...core.status import Failure, Status
+from ...core.utf8 import utf8_size
 from ...inputs import StepSettings
 from ...markdown import CommentLink, escape_cell
 from ...step.context import StepContext, link_of
-from ...step.emitted import utf8_size
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
 from ...step.workspace import WriteRefused
 from ...workflow_commands import json_line

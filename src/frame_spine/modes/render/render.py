@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from typing import Any
 
 from ...core.status import Status
+from ...core.utf8 import utf8_size
 from ...markdown import (
     SUMMARY_LIMIT,
     CommentLink,
@@ -24,7 +25,6 @@ from ...markdown import (
     summary_head,
     table_within,
 )
-from ...step.emitted import utf8_size
 from ...workflow_commands import json_line
 from ..validate.models import ValidationResult
 from ..validate.render import findings_table

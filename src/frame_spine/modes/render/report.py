@@ -10,10 +10,10 @@ from __future__ import annotations
 import os
 
 from ...core.status import Failure, Status
+from ...core.utf8 import utf8_size
 from ...inputs import parse_inputs
 from ...markdown import plural
 from ...step.context import StepContext, link_of
-from ...step.emitted import utf8_size
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
 from ...workflow_commands import json_line
 from ..validate.models import parse_target

@@ -20,10 +20,10 @@ from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
+from ...core.lanes import spine_lanes
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
 from ...core.spine_model import PortRoute, Spine, SpineSlice
 from ...inputs import Inputs, StepIds
-from .lanes import spine_lanes
 
 if TYPE_CHECKING:
     from .models import ValidationResult

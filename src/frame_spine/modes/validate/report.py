@@ -9,10 +9,10 @@ from __future__ import annotations
 from dataclasses import replace
 
 from ...core.status import Failure
+from ...core.utf8 import utf8_size
 from ...inputs import parse_inputs
 from ...markdown import plural
 from ...step.context import StepContext, link_of
-from ...step.emitted import utf8_size
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
 from ...workflow_commands import json_line
 from .dispatch import Dispatch, DispatchIds, DispatchRequest, as_outputs, with_dispatch

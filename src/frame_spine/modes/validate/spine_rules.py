@@ -11,11 +11,11 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from ...core.identity import carries_no
+from ...core.lanes import spine_lanes
 from ...core.slices import exploratory_reason, slice_exploratory
 from ...core.spine_model import Spine
 from ...core.stamps import StampKind, read_stamp
 from .facts import PlanFacts
-from .lanes import spine_lanes
 from .models import Code, Finding, at_block, error, warning
 
 

@@ -35,7 +35,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
 
-from ...core.spine_model import PortRoute, SpineSlice
+from .spine_model import PortRoute, SpineSlice
 
 
 @dataclass(frozen=True, slots=True)

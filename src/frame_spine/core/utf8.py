@@ -1,0 +1,9 @@
+"""The size of a text once emitted as UTF-8 (SPEC 8's byte limits). Pure."""
+
+from __future__ import annotations
+
+
+def utf8_size(text: str) -> int:
+    """The number of bytes ``text`` takes once emitted as UTF-8 (a lone surrogate counts as
+    its replacement U+FFFD: 3 bytes)."""
+    return len(text.encode("utf-8", "surrogatepass"))
