@@ -24,6 +24,8 @@ TESTS=(
   tests/test_action.py
   tests/test_dependencies.py
 )
+# TEST_DEPS_TESTS="tests/a.py tests/b" runs other test paths instead.
+if [ -n "${TEST_DEPS_TESTS:-}" ]; then read -r -a TESTS <<<"$TEST_DEPS_TESTS"; fi
 
 all="lowest"
 for minor in "${PYGITHUB_MINORS[@]}"; do all="$all,pygithub-$minor"; done
