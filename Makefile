@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo fake-api test e2e lint typecheck pytest bench clean cmark-gfm dist screenshot-tools screenshots
+.PHONY: demo fake-api test test-deps e2e lint typecheck pytest bench clean cmark-gfm dist screenshot-tools screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -63,6 +63,13 @@ pytest: $(VENV)/.installed-test cmark-gfm
 
 test: lint typecheck pytest
 
+# The online, action and conformance tests on every dependency resolution the project
+# declares: the lowest allowed version of each direct dependency, each allowed PyGithub minor,
+# and requirements.lock, each in a fresh venv under .test-deps/ (tools/test_deps.sh; uv's cache
+# is shared). TEST_DEPS=lowest,lock runs a subset; TEST_DEPS=highest the newest resolution.
+test-deps: $(VENV)/.installed-test
+	bash tools/test_deps.sh
+
 # The sdist and wheel that the release publishes to PyPI, in dist/, checked by twine. The egg-info
 # an editable install leaves in src/ goes first: setuptools would add the files its stale
 # SOURCES.txt lists. (`make test` checks the same build from a clean copy of the checkout,
@@ -102,4 +109,4 @@ screenshots: $(VENV)/.installed-test screenshot-tools
 	$(BIN)/python tools/screenshot_summary.py --out-dir tools/summaries tools/summaries/*.md
 
 clean:
-	rm -rf $(VENV) .mypy_cache .pytest_cache .ruff_cache .hypothesis dist build src/*.egg-info
+	rm -rf $(VENV) .test-deps .mypy_cache .pytest_cache .ruff_cache .hypothesis dist build src/*.egg-info

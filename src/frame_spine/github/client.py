@@ -1,9 +1,9 @@
 """Fetching issue comments from the GitHub REST API (SPEC 6 steps 1-2, SPEC 10-11 listings).
 
-An edge. Requests go through an :class:`~frame_spine.github.session.ApiSession` (PyGithub
-over our wire, with retries); :mod:`frame_spine.github.payloads` reads the answers (UTF-8
-whatever the content type, the comment asked for and no other). Every failure becomes a
-:class:`Failure` with a SPEC 6 status and a message in words, never an exception and
+An edge. Requests go through an :class:`~frame_spine.github.session.ApiSession` (the REST
+API's headers over our wire, with retries); :mod:`frame_spine.github.payloads` reads the
+answers (UTF-8 whatever the content type, the comment asked for and no other). Every failure
+becomes a :class:`Failure` with a SPEC 6 status and a message in words, never an exception and
 never a library's exception text. Requests: one ``GET /repos/{owner}/{repo}/issues/comments/
 {id}`` per comment (no repository, user or rate-limit lookups); listings page by page; and,
 only when the trust policy must ask (SPEC 6.1), one ``GET /repos/{owner}/{repo}/collaborators/
@@ -15,16 +15,14 @@ from __future__ import annotations
 import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
-from typing import Any, TypeVar
+from typing import Any, Protocol, TypeVar
 from urllib.parse import quote, urlencode, urljoin
 
 import requests.utils
-from github.Requester import Requester
 
 from .. import interrupts
 from ..core.status import Failure, Status
 from ..core.trust import Permission
-from ..inputs import ApiTarget
 from .auth import TokenProblem, clean_token
 from .payloads import (
     FetchedComment,
@@ -38,7 +36,7 @@ from .request_log import RequestListener
 from .retry import is_rate_limited
 from .session import ApiSession, ApiSettings, unexpected
 from .transport import Answer, Wire, WireError, unusable
-from .urls import Origin
+from .urls import Origin, normalised
 
 T = TypeVar("T")
 #: Reads one listing page: (body, content type, redirected) -> items, or why not.
@@ -57,9 +55,27 @@ def _next_link(fields: Mapping[str, str]) -> str | None:
 
 
 def _page_key(origin: Origin, path: str) -> str:
-    """A listing page's URL as PyGithub sends it (query parameters sorted), so that a page
-    is recognised however a ``Link`` header spells it."""
-    return Requester.add_parameters_to_url(origin.url(path), {})
+    """A listing page's URL as it is sent (:func:`~frame_spine.github.urls.normalised`), so
+    that a page is recognised however a ``Link`` header spells it."""
+    return origin.url(normalised(path))
+
+
+class Target(Protocol):
+    """Where a fetcher reads (the validated online inputs of any mode satisfy it).
+
+    Attributes:
+        repository: ``OWNER/NAME``. api_url: the REST API root. timeout: seconds per
+        attempt. max_wait: seconds of rate-limit waiting per comment.
+    """
+
+    @property
+    def repository(self) -> str: ...
+    @property
+    def api_url(self) -> str: ...
+    @property
+    def timeout(self) -> int: ...
+    @property
+    def max_wait(self) -> int: ...
 
 
 class CommentFetcher(ApiSession):
@@ -67,7 +83,7 @@ class CommentFetcher(ApiSession):
     :class:`~frame_spine.github.session.ApiSession` (its constructor's arguments).
 
     Thread-safe: :meth:`fetch_all` fetches several comments concurrently, each with its own
-    PyGithub client and connection; the run's state (requests counted, listing pages
+    connection; the run's state (requests counted, listing pages
     fetched, rate-limit waiting, the permissions read) is shared under a lock.
     ``requests_made`` counts every request sent, retries and redirect hops included.
     """
@@ -79,7 +95,7 @@ class CommentFetcher(ApiSession):
     @classmethod
     def for_target(
         cls,
-        target: ApiTarget,
+        target: Target,
         token: str | TokenProblem | None,
         *,
         on_request: RequestListener | None = None,
@@ -87,7 +103,7 @@ class CommentFetcher(ApiSession):
         """A fetcher for validated online inputs (any mode) and a raw token.
 
         Args:
-            target: the validated online inputs.
+            target: the validated online inputs (:class:`Target`).
             token: the token as given (``None`` or blank: unauthenticated); surrounding
                 whitespace is removed (:func:`frame_spine.github.auth.clean_token`). A token
                 that an HTTP header cannot carry, or a :class:`TokenProblem` (e.g. no token
@@ -120,8 +136,8 @@ class CommentFetcher(ApiSession):
         """Requests sent so far: every attempt and every redirect hop."""
         return self.run.requests_made
 
-    def _get_comment(self, requester: Requester, wire: Wire, comment_id: int) -> FetchedComment:
-        answer = self.get(requester, wire, self.url(f"issues/comments/{comment_id}"))
+    def _get_comment(self, wire: Wire, comment_id: int) -> FetchedComment:
+        answer = self.get(wire, self.url(f"issues/comments/{comment_id}"))
         comment = read_comment(
             answer.body,
             answer.fields.get("content-type", ""),
@@ -150,15 +166,15 @@ class CommentFetcher(ApiSession):
         if refused is not None:
             return refused
         try:
-            with self.connected() as (requester, wire):
-                return self.retrying(what, lambda: self._get_comment(requester, wire, comment_id))
+            with self.connected() as wire:
+                return self.retrying(what, lambda: self._get_comment(wire, comment_id))
         except Exception as exc:  # a defect, never a network condition: no library text
             return unexpected(what, exc)
 
-    def _get_permission(self, requester: Requester, wire: Wire, login: str) -> Permission:
+    def _get_permission(self, wire: Wire, login: str) -> Permission:
         url = self.url(f"collaborators/{quote(login, safe='')}/permission")
         try:
-            answer = self.get(requester, wire, url)
+            answer = self.get(wire, url)
         except WireError as exc:
             failure = exc.failure
             if (
@@ -195,10 +211,8 @@ class CommentFetcher(ApiSession):
         outcome: Permission | Failure | None = self.refused(what)
         if outcome is None:
             try:
-                with self.connected() as (requester, wire):
-                    outcome = self.retrying(
-                        what, lambda: self._get_permission(requester, wire, login)
-                    )
+                with self.connected() as wire:
+                    outcome = self.retrying(what, lambda: self._get_permission(wire, login))
             except Exception as exc:  # a defect, never a network condition: no library text
                 outcome = unexpected(what, exc)
         with self._lock:
@@ -240,13 +254,12 @@ class CommentFetcher(ApiSession):
 
     def _get_page(
         self,
-        requester: Requester,
         wire: Wire,
         url: str,
         read: PageReader[T],
         redirected: bool,
     ) -> tuple[list[T], str | None, bool]:
-        answer = self.get(requester, wire, url)
+        answer = self.get(wire, url)
         redirected = redirected or answer.redirected
         items = read(answer.body, answer.fields.get("content-type", ""), redirected)
         if isinstance(items, Unusable):
@@ -261,16 +274,14 @@ class CommentFetcher(ApiSession):
             yield refused
             return
         try:
-            with self.connected() as (requester, wire):
+            with self.connected() as wire:
                 query = urlencode({"per_page": 100, **parameters})
                 origin, first = Origin.of(self.url(f"{path}?{query}"))
                 url: str | None = _page_key(origin, first)
                 redirected = False
                 while url is not None:
                     self.run.claim_page(url)
-                    get_page = functools.partial(
-                        self._get_page, requester, wire, url, read, redirected
-                    )
+                    get_page = functools.partial(self._get_page, wire, url, read, redirected)
                     outcome = self.retrying(what, get_page)
                     if isinstance(outcome, Failure):
                         yield outcome

@@ -6,6 +6,20 @@ the attempt's :class:`Deadline` passes, whatever phase it is in (connecting, the
 handshake, headers, body). :class:`WatchedAdapter` is requests' adapter whose connections put
 their sockets under the deadline of the attempt this thread is making
 (:data:`CURRENT_DEADLINE`).
+
+The one module that uses urllib3 names outside its documented API, and why (issue 19):
+
+- ``HTTPConnection._new_conn``: the socket before TLS. The watch must start when the TCP
+  connection exists, so that the TLS handshake is under the deadline too; the public
+  ``connect()`` returns only after the handshake, and urllib3 has no public hook between
+  the two (``socket_options`` set options, they cannot hand the socket over).
+- ``PoolManager.pool_classes_by_scheme``: which pool class (hence which connection class)
+  a scheme gets; the public ``PoolManager`` arguments cannot choose the connection class.
+
+requests' side is public: ``HTTPAdapter.init_poolmanager``, ``proxy_manager_for`` and the
+``poolmanager`` they set, as requests documents for custom adapters. When urllib3 lacks
+either name, the first request fails with :class:`DependencyChanged` naming urllib3, its
+version and the name (checked when an adapter is made, never inside a retry).
 """
 
 from __future__ import annotations
@@ -15,6 +29,7 @@ import socket
 import threading
 import time
 from contextvars import ContextVar
+from importlib.metadata import version
 from typing import Any
 
 from requests.adapters import HTTPAdapter
@@ -121,15 +136,48 @@ class _HTTPSPool(HTTPSConnectionPool):
 _POOLS: dict[str, type[HTTPConnectionPool]] = {"http": _HTTPPool, "https": _HTTPSPool}
 
 
+class DependencyChanged(Exception):
+    """A dependency lacks a name this program relies on (issue 19): its message names the
+    dependency, its version, the name and what needs it."""
+
+
+def _missing(name: str) -> DependencyChanged:
+    return DependencyChanged(
+        f"urllib3 {version('urllib3')} has no {name}, which the per-request deadline "
+        "(SPEC 6) needs: install a urllib3 version frame-spine-lookup supports (see its "
+        "pyproject.toml)"
+    )
+
+
+def _check_new_conn() -> None:
+    if not callable(getattr(HTTPConnection, "_new_conn", None)):
+        raise _missing("HTTPConnection._new_conn")
+
+
+def _set_pools(manager: Any) -> None:
+    if not isinstance(getattr(manager, "pool_classes_by_scheme", None), dict):
+        raise _missing(f"{type(manager).__name__}.pool_classes_by_scheme")
+    manager.pool_classes_by_scheme = _POOLS
+
+
 class WatchedAdapter(HTTPAdapter):
-    """requests' adapter with the watched connections (direct and through HTTP proxies)."""
+    """requests' adapter with the watched connections (direct and through HTTP proxies).
+
+    Raises:
+        DependencyChanged: urllib3 lacks a name the deadline needs (see the module's
+            docstring), when the adapter is made.
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        _check_new_conn()
+        super().__init__(*args, **kwargs)
 
     def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:
         super().init_poolmanager(*args, **kwargs)
-        self.poolmanager.pool_classes_by_scheme = _POOLS
+        _set_pools(self.poolmanager)
 
     def proxy_manager_for(self, proxy: str, **proxy_kwargs: Any) -> Any:
         manager = super().proxy_manager_for(proxy, **proxy_kwargs)
         if not proxy.lower().startswith("socks"):  # SOCKS pools are their own
-            manager.pool_classes_by_scheme = _POOLS
+            _set_pools(manager)
         return manager

@@ -1,11 +1,38 @@
-"""One fetcher's session with the GitHub REST API: PyGithub over our wire, with retries
+"""One fetcher's session with the GitHub REST API: the request headers, our wire, retries
 (SPEC 6).
 
-An edge. PyGithub builds each request (URL, query, token, headers); it goes out through the
-wire of :mod:`frame_spine.github.transport` (one deadline per attempt, same-origin redirects
-only, a 32 MiB cap, a debug record per request); retries and rate-limit waits are decided by
+An edge. Each GET carries the REST API's headers (:func:`request_headers`: ``Accept``,
+``User-Agent``, ``X-GitHub-Api-Version`` and the token's ``Authorization``, written by
+PyGithub's public ``Auth.Token.authentication``); it goes out through the wire of
+:mod:`frame_spine.github.transport` (one deadline per attempt, same-origin redirects only, a
+32 MiB cap, a debug record per request); retries and rate-limit waits are decided by
 :mod:`frame_spine.github.retry`. :class:`ApiSession` is what
 :class:`~frame_spine.github.client.CommentFetcher` builds its requests on.
+
+What PyGithub does here, and why not more (measured on PyGithub 2.4-2.10, issue 19): its
+public surface sends a request through its own ``Requester``, whose ``requests`` session has
+no public place to mount an adapter, so none of SPEC 6's wire rules can be added to it:
+
+- one deadline per whole attempt: PyGithub passes ``timeout`` to requests, which bounds each
+  socket read, so a server that drips bytes stretches a request without end;
+- redirects: ``Requester`` follows a 301 itself, recursively, without a hop limit or a loop
+  check (a 301 to the same path is a ``RuntimeError`` whose text quotes the URL), and lets
+  requests follow 302/307/308 (requests drops ``Authorization`` on another host, but the
+  request is still sent there, and is not counted);
+- a 202 is waited on and asked again without end (``Consts.PROCESSING_202_WAIT_TIME``);
+- the body is read whole as text (``response.text``: decoded by ``Content-Type``, not as
+  UTF-8, and without a size cap); its JSON is then parsed into objects whose ``body`` and
+  ``issue_url`` we would read back;
+- retries are urllib3's ``Retry`` (``GithubRetry``) with its own waits and rate-limit rules,
+  not SPEC 6's (1 s, 2 s, three attempts; one ``max-wait`` budget per lookup);
+- a paginated listing (``PaginatedList``) keeps every element it has read;
+- the loopback-never-proxied rule: requests' session reads the proxy environment itself.
+
+Reaching its requester's connection object (``Requester.requestJson(..., cnx=...)`` with
+``HTTPRequestsConnectionClass``/``RequestsResponse`` subclasses) was the previous way; those
+names are PyGithub internals, ``Github(api_version=...)`` exists only from 2.10, and on
+2.4-2.9 every request ended in a ``TypeError``. PyGithub's part is therefore its public
+``Auth`` API: the token's ``Authorization`` header, as PyGithub itself writes it.
 """
 
 from __future__ import annotations
@@ -18,23 +45,35 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import TypeVar
 
-from github import Auth, Github
-from github.Requester import Requester
+from github import Auth
 
 from .. import __version__
 from ..core.status import Failure, Status
 from .auth import TokenProblem
+from .deadline import DependencyChanged
 from .payloads import api_message
 from .request_log import RequestListener
 from .retry import RequestFailure, RetryContext, decide
 from .tls import Trust, TrustRefusal, for_api
 from .transport import Answer, Wire, WireError, WireRun
+from .urls import Origin, normalised
 
 ACCEPT = "application/vnd.github+json"
 API_VERSION = "2022-11-28"
 USER_AGENT = f"frame-spine-lookup/{__version__}"
 
 T = TypeVar("T")
+
+
+def request_headers(token: str | None) -> dict[str, str]:
+    """The headers of every request (SPEC 6): ``Accept`` (GitHub's JSON media type),
+    ``User-Agent`` (``frame-spine-lookup/VERSION``), ``X-GitHub-Api-Version`` (``2022-11-28``)
+    and, with a token, ``Authorization`` as PyGithub's public ``Auth.Token`` writes it
+    (``token <TOKEN>``). The token is never logged."""
+    headers = {"Accept": ACCEPT, "User-Agent": USER_AGENT, "X-GitHub-Api-Version": API_VERSION}
+    if token:
+        Auth.Token(token).authentication(headers)
+    return headers
 
 
 @dataclass(frozen=True, slots=True)
@@ -66,7 +105,7 @@ class ApiSettings:
 
 class ApiSession:
     """Requests of one fetcher: connections (one per thread at a time, idle ones reused),
-    GETs through PyGithub and the wire, retries, and the run's shared state.
+    GETs through the wire, retries, and the run's shared state.
 
     Args:
         settings: the :class:`ApiSettings`.
@@ -97,7 +136,8 @@ class ApiSession:
         self.run = WireRun(on_request)
         self._token_problem = token_problem
         self._trust = for_api(settings.api_url, os.environ)  # SPEC 6 TLS
-        self._idle: list[tuple[Github, Wire]] = []
+        self._idle: list[Wire] = []
+        self._headers = request_headers(settings.token)
 
     def refused(self, what: str) -> Failure | None:
         """``gh-auth-expired`` without a request when the token cannot be sent, or there is
@@ -109,53 +149,38 @@ class ApiSession:
         return Failure(Status.GH_AUTH_EXPIRED, self._token_problem.refusal(what))
 
     @contextmanager
-    def connected(self) -> Iterator[tuple[Requester, Wire]]:
-        """A PyGithub requester (URLs, token, headers) and the wire it sends through, for one
-        thread at a time: an idle one is reused (its kept-alive connection saves a TCP and
-        TLS handshake for a sequential fetch, e.g. an ``auto`` sibling or audit's siblings),
-        else a new one is made (plan and sibling fetched concurrently get one each)."""
+    def connected(self) -> Iterator[Wire]:
+        """The wire for one thread at a time: an idle one is reused (its kept-alive
+        connection saves a TCP and TLS handshake for a sequential fetch, e.g. an ``auto``
+        sibling or audit's siblings), else a new one is made (plan and sibling fetched
+        concurrently get one each)."""
         with self._lock:
-            connected = self._idle.pop() if self._idle else None
-        if connected is None:
-            settings = self.settings
-            client = Github(
-                auth=Auth.Token(settings.token) if settings.token else None,
-                base_url=settings.api_url.rstrip("/"),
-                timeout=settings.timeout,
-                user_agent=USER_AGENT,
-                retry=None,
-                seconds_between_requests=None,
-                seconds_between_writes=None,
-                lazy=True,
-                api_version=API_VERSION,
-            )
+            wire = self._idle.pop() if self._idle else None
+        if wire is None:
             trust = self._trust if isinstance(self._trust, Trust) else None
-            connected = (client, Wire(settings.api_url, settings.timeout, self.run, trust))
-        client, wire = connected
+            wire = Wire(self.settings.api_url, self.settings.timeout, self.run, trust)
         try:
-            yield client.requester, wire
+            yield wire
         finally:
             with self._lock:
-                self._idle.append(connected)
+                self._idle.append(wire)
 
     def close(self) -> None:
         """Close the kept-alive connections (optional: they close when the process ends)."""
         with self._lock:
             idle, self._idle = self._idle, []
-        for client, wire in idle:
+        for wire in idle:
             wire.close()
-            client.close()
 
     def url(self, path: str) -> str:
         return f"{self.settings.api_url.rstrip('/')}/repos/{self.settings.repository}/{path}"
 
-    @staticmethod
-    def get(requester: Requester, wire: Wire, url: str) -> Answer:
-        """One GET through PyGithub and the wire; an error status is a :class:`WireError`."""
-        connection = wire.connection()
-        requester.requestJson("GET", url, headers={"Accept": ACCEPT}, cnx=connection)
-        answer = connection.answer
-        assert answer is not None, "PyGithub asks the connection for its answer"
+    def get(self, wire: Wire, url: str) -> Answer:
+        """One GET of ``url`` (absolute, at the API's origin; its query normalised by
+        :func:`~frame_spine.github.urls.normalised_query`) through the wire; an error status
+        is a :class:`WireError`."""
+        _, path = Origin.of(url)
+        answer = wire.exchange("GET", normalised(path), self._headers)
         if not 200 <= answer.status <= 299:
             failure = RequestFailure("http", answer.status, answer.fields, api_message(answer.body))
             raise WireError(failure)
@@ -199,7 +224,11 @@ class ApiSession:
 
 
 def unexpected(what: str, exc: Exception) -> Failure:
-    """A defect met while fetching, named by its class only (its text could quote anything)."""
+    """A defect met while fetching, named by its class only (its text could quote anything);
+    a :class:`~frame_spine.github.deadline.DependencyChanged` by its own message (it names
+    the dependency, its version and the name it lacks)."""
+    if isinstance(exc, DependencyChanged):
+        return Failure(Status.ERROR, f"{what}: {exc}")
     return Failure(
         Status.ERROR,
         f"{what}: the request failed unexpectedly ({exc.__class__.__name__})",

@@ -1,16 +1,16 @@
-"""The HTTP wire under PyGithub (SPEC 6 "The wire, exactly"; SPEC 8 debug records).
+"""The HTTP wire (SPEC 6 "The wire, exactly"; SPEC 8 debug records).
 
-An edge. PyGithub stays the REST client: it builds each request (URL, query, token, headers)
-and hands it to a connection object. :meth:`Wire.connection` gives it one, passed per call
-(``Requester.requestJson(..., cnx=...)``: no global state of PyGithub is changed), whose
-``getresponse()``
+An edge, on requests' public API: a ``requests.Session`` of our own, with our adapter
+(:class:`~frame_spine.github.deadline.WatchedAdapter`) mounted, sends each request through
+``Session.get_adapter(url).send``. :meth:`Wire.exchange` sends one request (its headers are
+:func:`frame_spine.github.session.request_headers`) and
 
 - bounds the whole attempt (connect, TLS handshake, headers, body, redirect hops) by one
   deadline of ``timeout`` seconds: a watchdog shuts the socket down when it passes, so a
   server that drips bytes cannot stretch it (requests' own timeout applies to each read);
 - follows 301, 302, 307 and 308 only within the API's origin (scheme, host, port), at most
   :data:`MAX_REDIRECTS` hops and never back to a URL of the chain or a listing page already
-  fetched, so PyGithub never sees a redirect (it would follow a 301 itself, recursively);
+  fetched;
   a redirect elsewhere is never requested, so the token never goes there;
 - streams the body through urllib3's bounded decompression and refuses it past
   :data:`MAX_BODY_BYTES` after decompression, never holding more;
@@ -31,14 +31,13 @@ from __future__ import annotations
 import http.client
 import threading
 import time
-from collections.abc import ItemsView, Mapping
+from collections.abc import Mapping
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
 import requests
 import requests.utils
 import urllib3
-from github.Requester import HTTPRequestsConnectionClass, RequestsResponse
 
 from .deadline import CURRENT_DEADLINE, Deadline, WatchedAdapter
 from .failures import failure_of, quoted
@@ -54,9 +53,6 @@ MAX_BODY_BYTES = 32 * 1024 * 1024
 MAX_REDIRECTS = 3
 REDIRECT_STATUSES = frozenset({301, 302, 307, 308})
 _CHUNK = 256 * 1024
-#: Rate-limit headers PyGithub parses with ``int(float(value))``; values that are not plain
-#: numbers are kept from it (the fetcher reads the real headers).
-_PYGITHUB_PARSES = ("x-ratelimit-limit", "x-ratelimit-remaining", "x-ratelimit-reset")
 
 
 class WireError(Exception):
@@ -121,8 +117,8 @@ def _no_netrc(request: requests.PreparedRequest) -> requests.PreparedRequest:
     return request
 
 
-class Answer(RequestsResponse):
-    """One final answer (no redirect), as handed to PyGithub and kept for the fetcher.
+class Answer:
+    """One final answer (no redirect).
 
     Attributes:
         status: the HTTP status. fields: the headers, lower-case names.
@@ -130,7 +126,8 @@ class Answer(RequestsResponse):
         url: the URL that answered. redirected: whether a redirect led there.
     """
 
-    # PyGithub types its response nominally; every member it uses is set or overridden here.
+    __slots__ = ("body", "fields", "redirected", "status", "url")
+
     def __init__(
         self,
         status: int,
@@ -144,43 +141,6 @@ class Answer(RequestsResponse):
         self.body = body
         self.url = url
         self.redirected = redirected
-
-    def getheaders(self) -> ItemsView[str, str]:
-        return {
-            name: value
-            for name, value in self.fields.items()
-            if name not in _PYGITHUB_PARSES or (value.isascii() and value.isdigit())
-        }.items()
-
-    def read(self) -> str:
-        # What PyGithub reads here it only logs (``requestJson`` parses nothing): no copy of
-        # up to 32 MiB, and no body in any log (SPEC 8). The fetcher reads ``body``.
-        return ""
-
-
-class _PyGithubConnection(HTTPRequestsConnectionClass):
-    """What PyGithub's requester is given for one request (``cnx``): it records the request
-    and has the :class:`Wire` carry it out. PyGithub types this parameter nominally and
-    calls only :meth:`request` and :meth:`getresponse` on it."""
-
-    def __init__(self, wire: Wire) -> None:  # no requests.Session of PyGithub's
-        self._wire = wire
-        self._sent: tuple[str, str, dict[str, str]] | None = None
-        self.answer: Answer | None = None
-
-    def request(
-        self, verb: str, url: str, input: None, headers: dict[str, str], stream: bool = False
-    ) -> None:
-        self._sent = (verb, url, dict(headers))
-
-    def getresponse(self) -> Answer:
-        assert self._sent is not None, "request() comes first"
-        verb, path, headers = self._sent
-        self.answer = self._wire.exchange(verb, path, headers)
-        return self.answer
-
-    def close(self) -> None:
-        pass  # the Wire owns the session
 
 
 class Wire:
@@ -211,10 +171,6 @@ class Wire:
         self._session.mount("http://", adapter)
         self._session.mount("https://", adapter)
 
-    def connection(self) -> _PyGithubConnection:
-        """A connection object for one PyGithub request (its ``cnx`` parameter)."""
-        return _PyGithubConnection(self)
-
     def close(self) -> None:
         self._session.close()
 
@@ -225,8 +181,8 @@ class Wire:
         Raises:
             WireError: a timeout, a connection failure, an answer larger than
                 :data:`MAX_BODY_BYTES`, a redirect elsewhere, in a loop or past
-                :data:`MAX_REDIRECTS` hops, or an HTTP 202 (PyGithub would wait and ask
-                again forever).
+                :data:`MAX_REDIRECTS` hops, or an HTTP 202 (accepted, not answered: never
+                waited on and asked again).
         """
         url = self.origin.url(path)
         chain = [url]

@@ -18,7 +18,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from ipaddress import IPv4Address, IPv4Network, IPv6Address, ip_address
-from urllib.parse import urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 _DEFAULT_PORTS = {"http": 80, "https": 443}
 #: An authority without user info: a registered name or an IPv4 address, or an IP literal in
@@ -158,3 +158,17 @@ class Origin:
         if self.host != other.host:
             return f"another host ({self.netloc})"
         return f"another origin ({self.scheme}://{self.netloc})"
+
+
+def normalised(path: str) -> str:
+    """A request's path and query as it goes on the wire: the query re-encoded from its
+    parsed parameters, sorted (parameters without a value left out), so that one page of a
+    listing has one spelling however a ``Link`` header writes it (SPEC 6: no page is fetched
+    twice).
+
+    Example: ``/repos/o/r/issues?per_page=100&page=%32`` -> ``/repos/o/r/issues?page=2
+    &per_page=100``; a path without a query is returned as it is.
+    """
+    bare, _, query = path.partition("?")
+    pairs = sorted((key, value) for key, values in parse_qs(query).items() for value in values)
+    return f"{bare}?{urlencode(pairs)}" if pairs else bare
