@@ -1,10 +1,11 @@
-"""Validate against GitHub (SPEC 10, 6.1): find, fetch, check who wrote it, then validate.
+"""A plan and its sibling from GitHub (SPEC 10, 13, 6.1): find, fetch, check who wrote it.
 
-An edge: it fetches the plan (by id, or discovered as the newest ``plan-issue-N`` comment by
-a trusted author on issue ``N``) and its sibling (the given id, else the spine's
-``slice_comment_id``), judges their authors by ``trusted-authors``, turns ``issue_url``
-disagreements, untrusted siblings, passed-over and older plan comments into findings, and
-hands the bodies of trusted comments only to the pure :func:`.rules.validate_scanned`.
+The network edge validate and render share: it fetches the plan (by id, or discovered as
+the newest ``plan-issue-N`` comment by a trusted author on issue ``N``) and its sibling (the
+given id, else the spine's ``slice_comment_id``), judges their authors by
+``trusted-authors``, turns ``issue_url`` disagreements, untrusted siblings, passed-over and
+older plan comments into findings, and keeps the bodies of trusted comments only (the modes
+hand them to the pure :func:`~frame_spine.validation.rules.validate_scanned`).
 """
 
 from __future__ import annotations
@@ -12,14 +13,13 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
-from ...core.blocks import scan_comment
-from ...core.plan import CurrentSpine, ScannedComments, current_spine
-from ...core.status import Failure, Status
-from ...github.authors import AuthorCheck, Untrusted, passed_over_words
-from ...github.client import CommentFetcher, not_found_as_none
-from ...github.payloads import FetchedComment, recency
-from .models import Code, Finding, ValidateTarget, ValidationResult, error, result_of, warning
-from .rules import validate_scanned
+from .core.blocks import scan_comment
+from .core.plan import CurrentSpine, ScannedComments, current_spine
+from .core.status import Failure, Status
+from .github.authors import AuthorCheck, Untrusted, passed_over_words
+from .github.client import CommentFetcher, not_found_as_none
+from .github.payloads import FetchedComment, recency
+from .validation.models import Code, Finding, ValidateTarget, error, warning
 
 
 def _is_plan_of(comment: FetchedComment, issue_number: int) -> bool:
@@ -130,19 +130,6 @@ class FetchedPlan:
     extra: tuple[Finding, ...]
     withheld: FetchedComment | None = None
     passed_over: tuple[Untrusted, ...] | None = None
-
-
-@dataclass(frozen=True, slots=True)
-class OnlineValidation:
-    """The outcome of :func:`validate_online`: the result and the comments validated (for
-    links in the job summary; ``None`` when not fetched; ``sibling`` also when its author is
-    not trusted), and what was fetched (``None`` when fetching failed or the plan is not
-    trusted), for the dispatch matrix."""
-
-    result: ValidationResult
-    plan: FetchedComment | None = None
-    sibling: FetchedComment | None = None
-    fetched: FetchedPlan | None = None
 
 
 _Fetched = tuple[FetchedComment, FetchedComment | None, list[Finding]]
@@ -291,45 +278,3 @@ def fetch_plan(target: ValidateTarget, fetcher: CommentFetcher) -> FetchedPlan |
         withheld,
         passed_over,
     )
-
-
-def validate_online(target: ValidateTarget, fetcher: CommentFetcher) -> OnlineValidation:
-    """Fetch (or discover) a plan and its sibling (:func:`fetch_plan`), then validate them
-    (SPEC 10).
-
-    Returns:
-        :class:`OnlineValidation`; a fetch failure of the plan or the listing is the result's
-        SPEC 6 status, and so is an untrusted plan given by id (``plan-identity-mismatch``,
-        with ``author`` and ``author_association``; no findings); an issue without a plan
-        comment by a trusted author is the ``missing-spine`` finding (with an
-        ``untrusted-plan-comment`` warning per comment passed over). A sibling that is not
-        found (404/410) is the ``sibling-missing`` finding; an untrusted one the
-        ``sibling-identity-mismatch`` finding. Never raises.
-    """
-    fetched = fetch_plan(target, fetcher)
-    if isinstance(fetched, NotFetched):
-        if fetched.no_plan:
-            assert target.issue_number is not None
-            findings = [error(Code.MISSING_SPINE, fetched.failure.message)]
-            findings += passed_over_findings(
-                fetched.passed_over, target.issue_number, target.trusted_authors.shown
-            )
-            return OnlineValidation(result_of(findings))
-        result = ValidationResult.of_failure(fetched.failure)
-        if fetched.untrusted is not None:
-            result = result.model_copy(
-                update={
-                    "author": fetched.untrusted.login,
-                    "author_association": fetched.untrusted.comment.author_association,
-                }
-            )
-        return OnlineValidation(result, fetched.plan)
-    result = validate_scanned(
-        fetched.comments,
-        issue_number=fetched.issue_number,
-        sibling_id=fetched.sibling_id,
-        extra=fetched.extra,
-        sibling_withheld=fetched.withheld is not None,
-    )
-    sibling = fetched.sibling or fetched.withheld
-    return OnlineValidation(result, fetched.plan, sibling, fetched)

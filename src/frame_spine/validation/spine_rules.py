@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ...core.identity import carries_no
-from ...core.lanes import spine_lanes
-from ...core.slices import exploratory_reason, slice_exploratory
-from ...core.spine_model import Spine
-from ...core.stamps import StampKind, read_stamp
+from ..core.identity import carries_no
+from ..core.lanes import spine_lanes
+from ..core.slices import exploratory_reason, slice_exploratory
+from ..core.spine_model import Spine
+from ..core.stamps import StampKind, read_stamp
 from .facts import PlanFacts
 from .models import Code, Finding, at_block, error, warning
 
@@ -199,7 +199,7 @@ def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
 
 def lane_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     """``lane-order-conflict`` for each lane edge dropped because it would close a cycle
-    (SPEC 14: :func:`~.lanes.spine_lanes`), at the port's line; ``step`` is the step the port
+    (SPEC 14: :func:`~..core.lanes.spine_lanes`), at the port's line; ``step`` is the step the port
     lists second, which keeps no lane predecessor there."""
     return [
         warning(

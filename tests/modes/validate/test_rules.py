@@ -15,21 +15,16 @@ from pathlib import Path
 import pytest
 
 from frame_spine.core.plan import scan_bodies
-from frame_spine.modes.validate.models import (
+from frame_spine.modes.validate.render import validation_dict, validation_json, validation_text
+from frame_spine.validation.findings import finding_dict, where
+from frame_spine.validation.models import (
     Finding,
     Severity,
     ValidationResult,
     error,
     warning,
 )
-from frame_spine.modes.validate.render import (
-    finding_dict,
-    validation_dict,
-    validation_json,
-    validation_text,
-    where,
-)
-from frame_spine.modes.validate.rules import validate_scanned
+from frame_spine.validation.rules import validate_scanned
 from tests.builders import TS, entry, plan_marker, sibling_head, slice_block, spine_block
 
 LATER = "2026-05-05T09:00:00Z"

@@ -15,8 +15,8 @@ from ...core.plan import CurrentSpine, ScannedComments, current_spine
 from ...core.spine_model import Spine
 from ...core.status import Failure
 from ...github.payloads import FetchedComment, recency
-from ..validate.models import Code, Finding, Severity, ValidationResult, error
-from ..validate.rules import validate_scanned
+from ...validation.models import Code, Finding, Severity, ValidationResult, error
+from ...validation.rules import validate_scanned
 from .models import QUIET_STATES, AuditedPlan, AuditReport, AuditState, AuditStatus
 
 _SIBLING_CODES = {

@@ -3,7 +3,7 @@
 Pure: scanned comments (and validate's result on them) in, a
 :class:`~.models.RenderResult` out. The spine is found as every mode finds it
 (:func:`~frame_spine.core.plan.current_spine`); the steps are ranked as the dispatch
-matrix ranks them (:func:`~..validate.dispatch.ranked_steps`).
+matrix ranks them (:func:`~frame_spine.validation.dispatch.ranked_steps`).
 """
 
 from __future__ import annotations
@@ -23,8 +23,8 @@ from ...core.slices import slice_step_id
 from ...core.spine import parse_spine
 from ...core.spine_model import PortRoute, SpineParse, SpineSlice
 from ...core.status import Status
-from ..validate.dispatch import ranked_steps
-from ..validate.models import ValidationResult
+from ...validation.dispatch import ranked_steps
+from ...validation.models import ValidationResult
 from .models import UNKNOWN_PORT, PortRow, RenderResult, StepNode
 
 
