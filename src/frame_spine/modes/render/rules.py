@@ -22,6 +22,7 @@ from ...core.plan import (
 from ...core.slices import slice_step_id
 from ...core.spine import parse_spine
 from ...core.spine_model import PortRoute, SpineParse, SpineSlice
+from ...core.stamps import shown_stamp
 from ...core.status import Status
 from ...validation.dispatch import ranked_steps
 from ...validation.models import ValidationResult
@@ -180,13 +181,12 @@ def render_scanned(
         ``invalid-spine`` with the message of SPEC 5 and the rows of whatever port lines and
         slice entries parsed. Never raises.
     """
-    stamps = comments.sibling.marker_values("stamp") if comments.sibling is not None else []
     shared = {
         "issue": issue,
         "plan_comment_id": None if plan_comment_id is None else str(plan_comment_id),
         "findings": findings,
         "ports_checked": canonical is not None,
-        "sibling_generated_at": stamps[0] if stamps else None,
+        "sibling_generated_at": shown_stamp(comments.sibling),
     }
     ambiguous = ambiguous_message(comments)
     if ambiguous is not None:
