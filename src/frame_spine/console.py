@@ -371,8 +371,12 @@ def check_plan_sources(
             else f"{command} --repo needs --plan-comment-id or --issue-number"
         )
     if args.slices_body is not None:
-        parser.error("--slices-body needs --plan-body")
+        parser.error(SLICES_BODY_NEEDS_PLAN_BODY)
     default_repo(args, parser)
+
+
+#: The usage error of a sibling body without a plan body (every local form, SPEC 9).
+SLICES_BODY_NEEDS_PLAN_BODY = "--slices-body needs --plan-body"
 
 
 def add_api_flags(group: argparse._ActionsContainer, *, with_repo: bool) -> None:

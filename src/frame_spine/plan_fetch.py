@@ -19,7 +19,8 @@ from .core.status import Failure, Status
 from .github.authors import AuthorCheck, Untrusted, passed_over_words
 from .github.client import CommentFetcher, not_found_as_none
 from .github.payloads import FetchedComment, recency
-from .validation.models import Code, Finding, ValidateTarget, error, warning
+from .validation.models import Code, Finding, ValidateTarget, ValidationResult, error, warning
+from .validation.rules import validate_scanned
 
 
 def _is_plan_of(comment: FetchedComment, issue_number: int) -> bool:
@@ -277,4 +278,17 @@ def fetch_plan(target: ValidateTarget, fetcher: CommentFetcher) -> FetchedPlan |
         tuple(extra),
         withheld,
         passed_over,
+    )
+
+
+def validate_fetched(fetched: FetchedPlan) -> ValidationResult:
+    """Validate what :func:`fetch_plan` fetched (SPEC 10), as validate and render both do: the
+    pure :func:`~frame_spine.validation.rules.validate_scanned` of the trusted comments, with
+    the issue number, the sibling id given and the fetching's findings. Never raises."""
+    return validate_scanned(
+        fetched.comments,
+        issue_number=fetched.issue_number,
+        sibling_id=fetched.sibling_id,
+        extra=fetched.extra,
+        sibling_withheld=fetched.withheld is not None,
     )

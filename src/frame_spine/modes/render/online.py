@@ -11,9 +11,8 @@ from dataclasses import dataclass
 
 from ...github.client import CommentFetcher
 from ...github.payloads import FetchedComment
-from ...plan_fetch import NotFetched, fetch_plan
+from ...plan_fetch import NotFetched, fetch_plan, validate_fetched
 from ...validation.models import ValidateTarget
-from ...validation.rules import validate_scanned
 from .models import RenderResult
 from .rules import render_scanned
 
@@ -57,13 +56,7 @@ def render_online(
             }
         )
         return OnlineRendering(failed, fetched.plan)
-    findings = validate_scanned(
-        fetched.comments,
-        issue_number=fetched.issue_number,
-        sibling_id=fetched.sibling_id,
-        extra=fetched.extra,
-        sibling_withheld=fetched.withheld is not None,
-    )
+    findings = validate_fetched(fetched)
     result = render_scanned(
         fetched.comments,
         findings=findings,

@@ -9,9 +9,14 @@ from dataclasses import dataclass
 
 from ...github.client import CommentFetcher
 from ...github.payloads import FetchedComment
-from ...plan_fetch import FetchedPlan, NotFetched, fetch_plan, passed_over_findings
+from ...plan_fetch import (
+    FetchedPlan,
+    NotFetched,
+    fetch_plan,
+    passed_over_findings,
+    validate_fetched,
+)
 from ...validation.models import Code, ValidateTarget, ValidationResult, error, result_of
-from ...validation.rules import validate_scanned
 
 
 @dataclass(frozen=True, slots=True)
@@ -58,12 +63,6 @@ def validate_online(target: ValidateTarget, fetcher: CommentFetcher) -> OnlineVa
                 }
             )
         return OnlineValidation(result, fetched.plan)
-    result = validate_scanned(
-        fetched.comments,
-        issue_number=fetched.issue_number,
-        sibling_id=fetched.sibling_id,
-        extra=fetched.extra,
-        sibling_withheld=fetched.withheld is not None,
-    )
+    result = validate_fetched(fetched)
     sibling = fetched.sibling or fetched.withheld
     return OnlineValidation(result, fetched.plan, sibling, fetched)
