@@ -118,8 +118,9 @@ WORKER = """
 import json, statistics, sys, time
 from frame_spine.core.plan import scan_bodies
 from frame_spine.core.spine import parse_spine
-from frame_spine.modes.validate.dispatch import DispatchIds, with_dispatch
-from frame_spine.modes.validate.rules import validate_scanned
+from frame_spine.validation.dispatch import DispatchIds
+from frame_spine.validation.models import with_dispatch
+from frame_spine.validation.rules import validate_scanned
 
 plan_file, sibling_file, issue, runs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 plan = open(plan_file, encoding="utf-8").read()

@@ -445,11 +445,12 @@ def test_a_local_lookup_loads_no_other_mode_and_no_network_library() -> None:
     loaded = modules_loaded([*EXAMPLE, "--format", "json"])
     assert "frame_spine.modes.lookup.rules" in loaded
     assert heavy(loaded, "validate", "audit") == []
+    assert [name for name in loaded if name.startswith("frame_spine.validation")] == []
 
 
 def test_a_local_validation_loads_neither_audit_nor_the_network() -> None:
     loaded = modules_loaded(["validate", "--plan-body", str(PLAN), "--format", "json"])
-    assert "frame_spine.modes.validate.rules" in loaded
+    assert "frame_spine.validation.rules" in loaded
     assert heavy(loaded, "audit") == []
 
 
@@ -463,19 +464,19 @@ def test_a_local_rendering_loads_no_online_code() -> None:
         ["render", "--plan-body", str(PLAN), "--slices-body", str(SIBLING), "--format", "json"]
     )
     assert "frame_spine.modes.render.rules" in loaded
-    assert "frame_spine.modes.validate.rules" in loaded
+    assert "frame_spine.validation.rules" in loaded
     assert heavy(loaded, "audit") == []
-    online = ("frame_spine.modes.render.online", "frame_spine.modes.validate.online")
+    online = ("frame_spine.modes.render.online", "frame_spine.plan_fetch")
     assert [name for name in loaded if name in online] == []
     assert heavy(loaded, "lookup") == []
 
 
-def test_an_online_rendering_loads_validate_online(fake_github: Any) -> None:
+def test_an_online_rendering_loads_the_shared_plan_fetch(fake_github: Any) -> None:
     loaded = modules_loaded(
         ["render", "--repo", "o/r", "--plan-comment-id", "1", "--api-url", fake_github.url]
     )
     assert "frame_spine.modes.render.online" in loaded
-    assert "frame_spine.modes.validate.online" in loaded
+    assert "frame_spine.plan_fetch" in loaded
 
 
 BUILT = (

@@ -1,5 +1,6 @@
-"""The timeout and max-wait defaults have one home, frame_spine.inputs (issue 19 part 4):
-action.yml's input defaults and the GitHub session's settings say the same numbers."""
+"""The timeout and max-wait defaults have one home, frame_spine.github.defaults (issue 19 part
+4), which frame_spine.inputs re-exports: action.yml's input defaults and the GitHub session's
+settings say the same numbers."""
 
 from __future__ import annotations
 
@@ -28,3 +29,13 @@ def test_the_session_settings_default_to_the_python_constants() -> None:
     defaults = {field.name: field.default for field in dataclasses.fields(ApiSettings)}
     assert defaults["timeout"] == DEFAULT_TIMEOUT
     assert defaults["max_wait"] == DEFAULT_MAX_WAIT
+
+
+def test_input_parsing_re_exports_the_wire_s_defaults() -> None:
+    from frame_spine import inputs
+    from frame_spine.github import defaults
+
+    assert (inputs.DEFAULT_TIMEOUT, inputs.DEFAULT_MAX_WAIT) == (
+        defaults.DEFAULT_TIMEOUT,
+        defaults.DEFAULT_MAX_WAIT,
+    )

@@ -172,7 +172,7 @@ def test_the_dispatched_step_is_shown_when_the_result_does_not_name_it() -> None
 
 
 def test_a_findings_table_too_big_is_cut_with_a_note() -> None:
-    from frame_spine.modes.validate.models import Finding, Severity, ValidationResult
+    from frame_spine.validation.models import Finding, Severity, ValidationResult
 
     findings = tuple(
         Finding(
@@ -233,7 +233,7 @@ def test_the_left_out_count_of_a_table_agrees_with_its_noun(rows: int, note: str
 
 def test_a_finding_that_quotes_a_mention_and_a_url_is_inert_in_the_summary() -> None:
     from frame_spine.core.plan import scan_bodies
-    from frame_spine.modes.validate.rules import validate_scanned
+    from frame_spine.validation.rules import validate_scanned
 
     plan = "<!-- plan-issue-7 -->\n---\nplan-variant: @octocat see www.evil.example\n---\n"
     result = validate_scanned(scan_bodies(plan, None), issue_number=7)

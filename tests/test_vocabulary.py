@@ -8,7 +8,7 @@ import re
 
 from frame_spine.core.status import Status
 from frame_spine.modes.audit.models import AuditState, AuditStatus
-from frame_spine.modes.validate.models import Code, Severity, Verdict
+from frame_spine.validation.models import Code, Severity, Verdict
 from tests.conftest import REPO
 
 README = (REPO / "README.md").read_text("utf-8")

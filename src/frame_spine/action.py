@@ -26,7 +26,7 @@ from .inputs import StepSettings, parse_inputs
 from .modes import report_module
 from .step.context import StepContext
 from .step.emitted import EmittedText
-from .step.report import INPUT_NAMES, StepReport, within_limits
+from .step.report import INPUT_NAMES, StepReport, failure_report, within_limits
 from .step.writer import FilteredText, StepWriter, debug_enabled
 
 
@@ -36,8 +36,6 @@ def read_inputs() -> dict[str, str]:
 
 
 def _failure_report(failure: Failure) -> StepReport:
-    from .modes.lookup.report import failure_report
-
     return within_limits(failure_report(failure))
 
 

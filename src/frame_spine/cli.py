@@ -227,17 +227,13 @@ def _internal_error(args: argparse.Namespace, exc: Exception) -> int:
     text could quote anything: a token, a body); ``--verbose`` adds the traceback on stderr,
     redacted."""
     from .core.status import error
-    from .modes.lookup.models import LookupResult
-    from .modes.lookup.render import result_json, result_text
 
     if getattr(args, "verbose", False):
         import traceback
 
         console.stderr("".join(traceback.format_exception(exc)))
-    result = LookupResult.of_failure(
-        error(f"internal error ({exc.__class__.__name__}): please report it")
-    )
-    console.print_result(getattr(args, "format", "text"), result, result_json, result_text)
+    failure = error(f"internal error ({exc.__class__.__name__}): please report it")
+    console.print_failure(getattr(args, "format", "text"), failure)
     return 1
 
 

@@ -284,6 +284,18 @@ def print_result(
         emit(as_text(result), untrusted=True)
 
 
+def print_failure(output_format: str, failure: Failure) -> None:
+    """Print a failure of no mode in particular (a defect) as every mode's result words it:
+    ``{"status": ..., "message": ...}`` as one JSON line, or ``status:`` and ``message:``
+    lines (SPEC 5, 9)."""
+    if output_format == "json":
+        from .step.report import failure_json
+
+        emit(failure_json(failure) + "\n", untrusted=False)
+    else:
+        emit(f"status: {failure.status.value}\nmessage: {failure.message}\n", untrusted=True)
+
+
 def add_online_flags(group: argparse._ArgumentGroup, *, auto: bool) -> None:
     """The flags of the online forms of lookup and validate (SPEC 9): ``--repo``,
     ``--plan-comment-id``, ``--slices-comment-id`` (``auto`` too when ``auto``), then
@@ -359,8 +371,12 @@ def check_plan_sources(
             else f"{command} --repo needs --plan-comment-id or --issue-number"
         )
     if args.slices_body is not None:
-        parser.error("--slices-body needs --plan-body")
+        parser.error(SLICES_BODY_NEEDS_PLAN_BODY)
     default_repo(args, parser)
+
+
+#: The usage error of a sibling body without a plan body (every local form, SPEC 9).
+SLICES_BODY_NEEDS_PLAN_BODY = "--slices-body needs --plan-body"
 
 
 def add_api_flags(group: argparse._ActionsContainer, *, with_repo: bool) -> None:

@@ -32,6 +32,8 @@ from .core.digest import normalise_digest
 from .core.status import Failure, error
 from .core.timestamps import is_timestamp
 from .core.trust import DEFAULT_POLICY, TrustPolicy, parse_policy
+from .github.defaults import DEFAULT_MAX_WAIT as DEFAULT_MAX_WAIT
+from .github.defaults import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
 from .github.urls import USERINFO, Origin, hidden_parts
 
 #: The public API, used when neither the input nor ``GITHUB_API_URL`` names one.
@@ -328,11 +330,6 @@ Repository = Annotated[str, BeforeValidator(_repository)]
 #: slash (SPEC 6: see :func:`check_api_url`).
 ApiUrl = Annotated[str, BeforeValidator(check_api_url)]
 #: Seconds per request, 1..600 (``timeout``).
-#: The defaults of the ``timeout`` and ``max-wait`` inputs, in seconds (SPEC 6, 8): the one
-#: home of both (action.yml's defaults and the GitHub session's are tested equal to these).
-DEFAULT_TIMEOUT = 10
-DEFAULT_MAX_WAIT = 60
-
 TimeoutSeconds = Annotated[int, _seconds("timeout", 1, 600)]
 #: Seconds of rate-limit waiting in all, 0..3600 (``max-wait``).
 MaxWaitSeconds = Annotated[int, _seconds("max-wait", 0, 3600)]

@@ -170,11 +170,11 @@ def mermaid_text(text: str) -> str:
 def headline(mode: str, status: str, exit_code: int, icon: str, detail: str = "") -> str:
     """A job summary's heading (every mode): the status once, with its icon and exit code,
     e.g. ``### ❌ frame-spine validate: `invalid` (exit code 1): 8 errors, 1 warning``
-    (``detail`` is already escaped). Ends with a blank line."""
+    (``detail`` is already escaped; ``mode`` empty: a run that stopped before any mode ran,
+    ``frame-spine: ...``). Ends with a blank line."""
     tail = f": {detail}" if detail else ""
-    return (
-        f"### {icon} frame-spine {mode}: `{escape_cell(status)}` (exit code {exit_code}){tail}\n\n"
-    )
+    name = f"frame-spine {mode}" if mode else "frame-spine"
+    return f"### {icon} {name}: `{escape_cell(status)}` (exit code {exit_code}){tail}\n\n"
 
 
 def summary_head(

@@ -21,7 +21,7 @@ from frame_spine.github.payloads import FetchedComment, issue_url_problem, read_
 from frame_spine.github.retry import retry_after_instant
 from frame_spine.inputs import ApiTarget, parse_inputs, parse_positive_id
 from frame_spine.modes.lookup.models import LookupRequest, parse_request
-from frame_spine.modes.validate.dispatch import DispatchRequest
+from frame_spine.validation.dispatch import DispatchRequest
 
 #: Stand-ins for ``8``: fullwidth, Arabic-Indic, extended Arabic-Indic, Devanagari (all
 #: ``\\d`` without ``re.ASCII``, and ``isdigit``), superscript two (``isdigit`` only).

@@ -242,7 +242,7 @@ def test_a_sibling_that_is_not_the_spine_pointer(fake_github: FakeGitHub) -> Non
     assert (result, code) == (
         {
             "status": "sibling-identity-mismatch",
-            "message": "sibling comment 5013460999 was dispatched, but the plan's spine points at "
+            "message": "sibling comment 5013460999 was given, but the plan's spine points at "
             "sibling comment 5013460780 (slice_comment_id)",
             "spine_digest": DIGEST_878,
             "current_generated_at": STAMP,
@@ -270,7 +270,7 @@ def test_a_sibling_that_is_not_the_spine_pointer(fake_github: FakeGitHub) -> Non
         (
             ["--plan-comment-id", "5", "--slices-comment-id", "auto"],
             "error",
-            "a sibling comment (slices-comment-id) was given without an issue number: issue-number "
+            "a sibling comment was supplied without an issue number: issue-number "
             "is required to check the sibling's identity",
         ),
         (

@@ -4,12 +4,18 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
+from frame_spine import console
+from frame_spine.core.status import Failure, Status, error
 from frame_spine.step.report import (
     OUTPUT_LIMIT,
+    OUTPUT_NAMES,
     Annotation,
     StepReport,
     bounded_outputs,
     cap_annotations,
+    failure_report,
     within_limits,
 )
 
@@ -86,3 +92,45 @@ def test_within_limits_applies_both_rules() -> None:
     assert len(limited.outputs["message"].encode()) <= OUTPUT_LIMIT
     assert len(limited.annotations) == 11
     assert limited.annotations[-1].command == "notice"
+
+
+def test_a_run_stopped_before_any_mode_reports_in_no_mode_s_words() -> None:
+    message = "fail-on 'warning' is not one of error, not-ok, never"
+    report = failure_report(error(message))
+    assert report == StepReport(
+        outputs={
+            **dict.fromkeys(OUTPUT_NAMES, ""),
+            "status": "error",
+            "exit-code": "1",
+            "message": message,
+            "result": json.dumps({"status": "error", "message": message}, separators=(",", ":")),
+        },
+        summary=f"### ❌ frame-spine: `error` (exit code 1)\n\n> {message}\n\n",
+        log_line="frame-spine: status error (exit code 1)",
+        exit_code=1,
+        job_summary=True,
+        annotations=[Annotation("error", "frame-spine: error", message)],
+    )
+
+
+def test_a_failure_report_keeps_the_failure_s_own_status() -> None:
+    report = failure_report(Failure(Status.COMMENT_ID_MISSING, "no plan comment id"))
+    assert (report.outputs["status"], report.outputs["result"], report.exit_code) == (
+        "comment-id-missing",
+        '{"status":"comment-id-missing","message":"no plan comment id"}',
+        1,
+    )
+
+
+@pytest.mark.parametrize(
+    ("output_format", "printed"),
+    [
+        ("json", b'{"status":"error","message":"internal error (KeyError): please report it"}\n'),
+        ("text", b"status: error\nmessage: internal error (KeyError): please report it\n"),
+    ],
+)
+def test_a_defect_is_printed_in_no_mode_s_words(
+    capfdbinary: pytest.CaptureFixture[bytes], output_format: str, printed: bytes
+) -> None:
+    console.print_failure(output_format, error("internal error (KeyError): please report it"))
+    assert capfdbinary.readouterr().out == printed

@@ -30,6 +30,18 @@ def carries_no(scan: CommentScan, label: str, line: str) -> str:
     return f"{label} carries no {line}"
 
 
+def pointer_problem(given: int | None, pointer: str | None) -> str | None:
+    """A sibling id given (dispatched, or a flag) that is not the one the plan's spine points
+    at (``slice_comment_id``; SPEC 6 step 3, SPEC 10 ``sibling-identity-mismatch``): the
+    message, or ``None`` when either is absent or they agree."""
+    if given is None or pointer is None or str(given) == pointer:
+        return None
+    return (
+        f"sibling comment {given} was given, but the plan's spine points at sibling comment "
+        f"{pointer} (slice_comment_id)"
+    )
+
+
 def marker_problem(
     scan: CommentScan,
     kind: MarkerKind,

@@ -2,7 +2,8 @@
 
 Pure: the spine and the comment that should carry the stamp in, a :class:`StampVerdict` out.
 Lookup turns the verdict into a status (``sibling-unstamped``, ``stale-spine``), validate into
-a finding (``sibling-unstamped``, ``stale-sibling``), audit into a state; the rule itself is
+a finding (``sibling-unstamped``, ``stale-sibling``), audit into a state; the rule itself, its
+words (:func:`verdict_message`) and which stamp a result shows (:func:`shown_stamp`) are
 written only here.
 """
 
@@ -12,6 +13,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 
 from .blocks import CommentScan, MarkerLine
+from .identity import carries_no
+from .plan import shorten
 from .spine_model import Spine
 from .timestamps import parse_instant
 
@@ -66,3 +69,43 @@ def read_stamp(spine: Spine, holder: CommentScan) -> StampVerdict:
     if instants[0] != spine.instant:
         return StampVerdict(StampKind.STALE, stamps[0], len(stamps))
     return StampVerdict(StampKind.FRESH, stamps[0], len(stamps))
+
+
+def verdict_message(verdict: StampVerdict, holder: CommentScan, where: str, spine: Spine) -> str:
+    """The verdict in words, the same for lookup's status and validate's finding (SPEC 5
+    checks 5-6, SPEC 10).
+
+    Args:
+        verdict: :func:`read_stamp` of ``holder`` against ``spine``; not ``FRESH``.
+        holder: the comment judged. where: how the message names it (``"the sibling
+            comment"``, ``"the body"``).
+        spine: the spine (its ``generated_at`` as written, for a stale stamp).
+
+    Returns:
+        No stamp: ``"{where} carries no <!-- frame-slices-generated-at: ... --> stamp line"``
+        (``is empty, so it carries no`` for an empty body); a malformed one: ``"the stamp of
+        {where} is not a timestamp: '...'"`` (the value shortened); conflicting ones:
+        ``"{where} carries N stamps that name different instants"``; a stale one: ``"the
+        sibling is stamped T, but the spine's generated_at is U: ..."`` with the remedy.
+    """
+    value = verdict.stamp.value if verdict.stamp is not None else ""
+    if verdict.kind is StampKind.NONE:
+        return carries_no(holder, where, "<!-- frame-slices-generated-at: ... --> stamp line")
+    if verdict.kind is StampKind.MALFORMED:
+        return f"the stamp of {where} is not a timestamp: {shorten(value)!r}"
+    if verdict.kind is StampKind.CONFLICTING:
+        return f"{where} carries {verdict.count} stamps that name different instants"
+    return (
+        f"the sibling is stamped {value}, but the spine's generated_at is "
+        f"{spine.generated_at}: its slices were written for another spine; re-run "
+        "the planner's persist step so plan and sibling match"
+    )
+
+
+def shown_stamp(holder: CommentScan | None) -> str | None:
+    """The stamp a result shows as ``sibling_generated_at`` (SPEC 5, 11, 13): the holder's
+    first stamp line, as written; ``None`` without a holder or a stamp line."""
+    if holder is None:
+        return None
+    stamps = holder.marker_values("stamp")
+    return stamps[0] if stamps else None

@@ -7,7 +7,8 @@ same-origin redirects, size caps); :mod:`.deadline` is the one module that touch
 names outside its public API (the per-attempt deadline; it says why);
 :mod:`.payloads` reads the answers (pure); :mod:`.retry` decides retries and gives up with a
 status (pure); :mod:`.urls` splits origins (pure); :mod:`.auth` cleans and redacts the token
-(pure); :mod:`.request_log` formats the debug line of each request (pure).
+(pure); :mod:`.request_log` formats the debug line of each request (pure); :mod:`.defaults`
+holds the timeout and max-wait defaults.
 
 Note: ``github`` in an absolute import (``from github import Github``) is PyGithub; this
 package is ``frame_spine.github``.

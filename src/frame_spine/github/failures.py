@@ -12,14 +12,14 @@ from __future__ import annotations
 import http.client
 import socket
 import ssl
-from collections.abc import Iterator, Mapping
+from collections.abc import Mapping
 
 import requests
 import urllib3
 
 from .deadline import Deadline
 from .retry import RequestFailure
-from .tls import final_failure
+from .tls import causes_of, final_failure
 from .urls import without_secrets
 
 
@@ -27,21 +27,6 @@ def quoted(text: str) -> str:
     """``text`` cut to 120 characters (with ``...``), quoted as a Python literal."""
     text = text if len(text) <= 120 else text[:117] + "..."
     return repr(text)
-
-
-def _causes(exc: BaseException) -> Iterator[BaseException]:
-    """The exception and everything it wraps (causes, contexts, urllib3 reasons, args)."""
-    seen: set[int] = set()
-    pending = [exc]
-    while pending and len(seen) < 32:
-        current = pending.pop(0)
-        if id(current) in seen:
-            continue
-        seen.add(id(current))
-        yield current
-        linked = [current.__cause__, current.__context__, getattr(current, "reason", None)]
-        linked += list(current.args)
-        pending += [item for item in linked if isinstance(item, BaseException)]
 
 
 _Causes = tuple[tuple[tuple[type[BaseException], ...], str], ...]
@@ -95,7 +80,7 @@ def failure_of(
             ``None``; a connection failure's words name it without its user name and
             password (:func:`shown_proxy`).
     """
-    causes = list(_causes(exc))
+    causes = list(causes_of(exc))
 
     def caused_by(*kinds: type[BaseException]) -> bool:
         return any(isinstance(cause, kinds) for cause in causes)

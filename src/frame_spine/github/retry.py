@@ -22,7 +22,7 @@ from ..core.status import Failure, Status
 BACKOFF_SECONDS = (1.0, 2.0)
 #: Attempts in all for 5xx answers and connection failures (SPEC 6).
 MAX_ATTEMPTS = 3
-_ATTEMPTS_IN_WORDS = "three"
+_ATTEMPTS_IN_WORDS = ("one", "two", "three", "four", "five")[MAX_ATTEMPTS - 1]
 #: A safety cap on rate-limit retries (each waited out within max-wait), e.g. for a server
 #: that keeps answering ``retry-after: 0``.
 MAX_RATE_LIMIT_RETRIES = 10

@@ -51,6 +51,7 @@ from .. import __version__
 from ..core.status import Failure, Status
 from .auth import TokenProblem
 from .deadline import DependencyChanged
+from .defaults import DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT
 from .payloads import api_message
 from .request_log import RequestListener
 from .retry import RequestFailure, RetryContext, decide
@@ -92,8 +93,8 @@ class ApiSettings:
     repository: str
     api_url: str
     token: str | None
-    timeout: int = 10
-    max_wait: int = 60
+    timeout: int = DEFAULT_TIMEOUT
+    max_wait: int = DEFAULT_MAX_WAIT
 
     def __repr__(self) -> str:  # keep the token out of any log or traceback
         return (

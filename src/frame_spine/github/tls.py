@@ -250,8 +250,9 @@ def resolve(
     return Trust(context, ", ".join(named) or "the system's certificates")
 
 
-def _causes(exc: BaseException) -> Iterable[BaseException]:
-    """The exception and everything it wraps (causes, contexts, urllib3 reasons, args)."""
+def causes_of(exc: BaseException) -> Iterable[BaseException]:
+    """The exception and everything it wraps (causes, contexts, urllib3 reasons, args), each
+    once, breadth first, at most 32."""
     seen: set[int] = set()
     pending = [exc]
     while pending and len(seen) < 32:
@@ -301,7 +302,7 @@ def final_failure(exc: BaseException, proxy: str | None) -> str | None:
         names the setting to use. ``None`` otherwise (refused, reset, DNS, a proxy's 5xx,
         any other TLS failure: retried).
     """
-    causes = list(_causes(exc))
+    causes = list(causes_of(exc))
     for cause in causes:
         if isinstance(cause, ssl.SSLCertVerificationError):
             return _certificate_words(cause)

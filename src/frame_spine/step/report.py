@@ -21,8 +21,9 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 
+from ..core.status import Failure
 from ..core.utf8 import utf8_size
-from ..markdown import plural
+from ..markdown import plural, summary_head
 from ..workflow_commands import json_line
 
 #: Every output of action.yml, in its order; each is set for every status.
@@ -224,3 +225,26 @@ def step_exit_code(fail_on: str, *, failed: bool, not_ok: bool) -> int:
     if fail_on == "not-ok":
         return 1 if failed or not_ok else 0
     return 1 if failed else 0
+
+
+def failure_json(failure: Failure) -> str:
+    """A failure as every mode's result words it when nothing ran: one compact JSON line,
+    ``{"status": ..., "message": ...}`` (SPEC 5, 8)."""
+    return json_line({"status": failure.status.value, "message": failure.message})
+
+
+def failure_report(failure: Failure) -> StepReport:
+    """The report of a run that stopped before any mode ran (SPEC 8: a malformed ``mode``,
+    ``fail-on``, ``job-summary`` or file input; a defect): the four outputs every mode sets
+    from ``failure`` (:func:`failure_json` as ``result``), every other output empty, an error
+    annotation, and a summary of the status and message; under the default ``fail-on``
+    (``error``: the step fails) with the job summary written."""
+    status, message = failure.status.value, failure.message
+    exit_code = failure.status.exit_code
+    return StepReport(
+        outputs=outputs_of(status, exit_code, message, failure_json(failure)),
+        summary=summary_head("", status, exit_code, "❌", message=message),
+        log_line=f"frame-spine: status {status} (exit code {exit_code})",
+        exit_code=step_exit_code("error", failed=exit_code != 0, not_ok=True),
+        annotations=[Annotation("error", f"frame-spine: {status}", message)],
+    )

@@ -14,7 +14,7 @@ from frame_spine.core.plan import scan_bodies
 from frame_spine.github.payloads import FetchedComment
 from frame_spine.modes.audit.models import AuditState
 from frame_spine.modes.audit.rules import KeptComment, PlanCollector, classify
-from frame_spine.modes.validate.rules import validate_scanned
+from frame_spine.validation.rules import validate_scanned
 from tests.builders import slice_block
 from tests.conftest import clean_env, run_cli
 from tests.fake_github import REPO, TOKEN, FakeGitHub, error

@@ -245,7 +245,10 @@ NO_SIBLING = (
 )
 NOT_IN_SPINE = "step {step} is not in the spine (its steps: {steps})"
 NO_BLOCK = "step {step} is in the spine but no frame-slice block for it is in {where}"
-NO_SIBLING_ISSUE = "a sibling comment was supplied without an issue number"
+NO_SIBLING_ISSUE = (
+    "a sibling comment was supplied without an issue number: "
+    "issue-number is required to check the sibling's identity"
+)
 TWO_SPINES = "2 frame-spine blocks ({where}); exactly one is allowed"
 
 # --- input checks -------------------------------------------------------------------------
@@ -361,7 +364,7 @@ def test_a_sibling_without_an_issue_number_is_an_error(issue: str | None) -> Non
         result,
         status_message(
             "error",
-            f"{NO_SIBLING_ISSUE}: issue-number is required to check the sibling's identity",
+            NO_SIBLING_ISSUE,
         ),
         1,
     )

@@ -9,7 +9,7 @@ from frame_spine.core.plan import scan_bodies
 from frame_spine.core.status import Status
 from frame_spine.modes.render.models import PortRow, RenderResult, StepNode
 from frame_spine.modes.render.rules import render_scanned
-from frame_spine.modes.validate.rules import validate_scanned
+from frame_spine.validation.rules import validate_scanned
 from tests.builders import TS, entry, plan_marker, slice_block, spine_block
 from tests.conftest import REPO
 

@@ -290,7 +290,7 @@ def test_a_sibling_that_is_not_the_pointer_and_from_another_issue(fake_github: F
     findings = [(f["code"], f["message"]) for f in result["findings"]]  # type: ignore[union-attr]
     assert (
         "sibling-identity-mismatch",
-        "sibling comment 77 was given, but the spine points at "
+        "sibling comment 77 was given, but the plan's spine points at "
         "sibling comment 5013460780 (slice_comment_id)",
     ) in findings
     assert (

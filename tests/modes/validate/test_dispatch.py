@@ -14,15 +14,15 @@ from frame_spine.core.plan import scan_bodies
 from frame_spine.core.status import Failure
 from frame_spine.inputs import ApiTarget, parse_inputs
 from frame_spine.modes.lookup.models import LookupRequest, OnlineTarget
-from frame_spine.modes.validate.dispatch import (
+from frame_spine.validation.dispatch import (
     Dispatch,
     DispatchIds,
     DispatchRequest,
     MatrixEntry,
     as_outputs,
-    with_dispatch,
 )
-from frame_spine.modes.validate.rules import validate_scanned
+from frame_spine.validation.models import with_dispatch
+from frame_spine.validation.rules import validate_scanned
 from tests.builders import TS, entry, slice_block
 from tests.conftest import clean_env, run_cli
 from tests.fake_github import REPO, TOKEN, FakeGitHub

@@ -17,14 +17,13 @@ from frame_spine.core.plan import scan_bodies
 from frame_spine.core.spine_model import PortRoute, PortToken
 from frame_spine.core.status import Failure
 from frame_spine.inputs import parse_inputs
-from frame_spine.modes.validate.dispatch import (
+from frame_spine.validation.dispatch import (
     Dispatch,
     DispatchIds,
     DispatchRequest,
-    with_dispatch,
 )
-from frame_spine.modes.validate.models import ValidationResult
-from frame_spine.modes.validate.rules import validate_scanned
+from frame_spine.validation.models import ValidationResult, with_dispatch
+from frame_spine.validation.rules import validate_scanned
 from tests.builders import slice_block
 from tests.conftest import REPO
 from tests.modes.validate.test_dispatch import blocks, dag_lines, ready_of, walk_of

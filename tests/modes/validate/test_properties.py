@@ -11,9 +11,9 @@ from frame_spine.core.spine import parse_spine
 from frame_spine.core.status import Status
 from frame_spine.modes.lookup.models import LookupRequest
 from frame_spine.modes.lookup.rules import lookup
-from frame_spine.modes.validate.models import ValidationResult
 from frame_spine.modes.validate.render import validation_json, validation_text
-from frame_spine.modes.validate.rules import validate_scanned
+from frame_spine.validation.models import ValidationResult
+from frame_spine.validation.rules import validate_scanned
 from tests.builders import checked_request
 from tests.modes.lookup.test_properties import ISSUE, SETTINGS, grammar_text, mutated_cases
 

@@ -15,21 +15,16 @@ from pathlib import Path
 import pytest
 
 from frame_spine.core.plan import scan_bodies
-from frame_spine.modes.validate.models import (
+from frame_spine.modes.validate.render import validation_dict, validation_json, validation_text
+from frame_spine.validation.findings import finding_dict, where
+from frame_spine.validation.models import (
     Finding,
     Severity,
     ValidationResult,
     error,
     warning,
 )
-from frame_spine.modes.validate.render import (
-    finding_dict,
-    validation_dict,
-    validation_json,
-    validation_text,
-    where,
-)
-from frame_spine.modes.validate.rules import validate_scanned
+from frame_spine.validation.rules import validate_scanned
 from tests.builders import TS, entry, plan_marker, sibling_head, slice_block, spine_block
 
 LATER = "2026-05-05T09:00:00Z"
@@ -512,7 +507,7 @@ def test_sibling_identity_mismatch_sibling_id_is_not_the_spine_pointer() -> None
     result = validate(plan(*SPLIT_SPINE), sibling(*S1), sibling_id=42)
     check(result, [(E, "sibling-identity-mismatch", "plan", 6, None, None)])
     assert messages(result) == [
-        f"sibling comment 42 was given, but the spine points at sibling comment {POINTER} "
+        f"sibling comment 42 was given, but the plan's spine points at sibling comment {POINTER} "
         "(slice_comment_id)"
     ]
 
@@ -548,7 +543,7 @@ def test_sibling_unstamped_no_stamp() -> None:
     result = validate(plan(*SPLIT_SPINE), body("<!-- frame-slices-7 -->", "", *S1))
     check(result, [(E, "sibling-unstamped", "sibling", None, None, None)])
     assert messages(result) == [
-        "the sibling carries no <!-- frame-slices-generated-at: ... --> stamp line"
+        "the sibling comment carries no <!-- frame-slices-generated-at: ... --> stamp line"
     ]
 
 
@@ -567,7 +562,7 @@ def test_sibling_unstamped_a_stamp_in_a_fence_does_not_count() -> None:
 def test_sibling_unstamped_malformed_stamp() -> None:
     result = validate(plan(*SPLIT_SPINE), sibling(*S1, stamp="yesterday"))
     check(result, [(E, "sibling-unstamped", "sibling", 2, None, None)])
-    assert messages(result) == ["the sibling's stamp 'yesterday' is not a timestamp"]
+    assert messages(result) == ["the stamp of the sibling comment is not a timestamp: 'yesterday'"]
 
 
 def test_sibling_unstamped_disagreeing_stamps() -> None:
@@ -579,7 +574,7 @@ def test_sibling_unstamped_disagreeing_stamps() -> None:
     )
     result = validate(plan(*SPLIT_SPINE), sibling_body)
     check(result, [(E, "sibling-unstamped", "sibling", 3, None, None)])
-    assert messages(result) == ["the sibling carries 2 stamps that name different instants"]
+    assert messages(result) == ["the sibling comment carries 2 stamps that name different instants"]
 
 
 def test_two_stamps_of_the_same_instant_are_fine() -> None:
@@ -596,8 +591,9 @@ def test_stale_sibling() -> None:
     result = validate(plan(*SPLIT_SPINE), sibling(*S1, stamp=LATER))
     check(result, [(E, "stale-sibling", "sibling", 2, None, None)])
     assert messages(result) == [
-        f"the sibling is stamped {LATER}, but the spine's generated_at is {TS}: the slices "
-        "were written for another spine"
+        f"the sibling is stamped {LATER}, but the spine's generated_at is {TS}: its slices "
+        "were written for another spine; re-run the planner's persist step so plan and "
+        "sibling match"
     ]
 
 

@@ -13,10 +13,11 @@ from dataclasses import dataclass, field, replace
 from ...core.blocks import CommentScan, scan_comment
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
 from ...core.spine_model import Spine
+from ...core.stamps import shown_stamp
 from ...core.status import Failure
 from ...github.payloads import FetchedComment, recency
-from ..validate.models import Code, Finding, Severity, ValidationResult, error
-from ..validate.rules import validate_scanned
+from ...validation.models import Code, Finding, Severity, ValidationResult, error
+from ...validation.rules import validate_scanned
 from .models import QUIET_STATES, AuditedPlan, AuditReport, AuditState, AuditStatus
 
 _SIBLING_CODES = {
@@ -287,7 +288,6 @@ def audit_plan(
         sibling_withheld=untrusted_sibling is not None,
     )
     spine = plan.spine
-    stamps = sibling_scan.marker_values("stamp") if sibling_scan is not None else []
     return AuditedPlan(
         issue=issue,
         plan_comment_id=plan.comment.id,
@@ -295,7 +295,7 @@ def audit_plan(
         sibling_comment_id=plan.pointer,
         state=classify(comments, result),
         generated_at=spine.generated_at if spine is not None else None,
-        sibling_generated_at=stamps[0] if stamps else None,
+        sibling_generated_at=shown_stamp(sibling_scan),
         duplicate_plans=plan.count > 1,
         errors=result.errors,
         warnings=result.warnings,

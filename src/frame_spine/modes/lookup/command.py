@@ -86,7 +86,7 @@ def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
             f"{sources[0]} and {', '.join(online_only)} cannot be combined: choose one source"
         )
     if args.slices_body is not None and args.plan_body is None:
-        parser.error("--slices-body needs --plan-body")
+        parser.error(console.SLICES_BODY_NEEDS_PLAN_BODY)
     console.check_one_stdin(parser, args)
     online = not sources or sources[0] == "--repo"
     if online:

@@ -104,7 +104,9 @@ class OnlineTarget(ApiTarget):
     slices_comment_id: SiblingId = None
 
 
-_SIBLING_WITHOUT_ISSUE = (
+#: A sibling (an id, ``auto`` or a body) without an issue number (SPEC 5: it cannot be
+#: identity-checked), in the words of every place that refuses it.
+SIBLING_WITHOUT_ISSUE = (
     "a sibling comment was supplied without an issue number: "
     "issue-number is required to check the sibling's identity"
 )
@@ -125,7 +127,7 @@ def parse_request(raw: Mapping[str, Any], *, has_sibling: bool = False) -> Looku
     """
     request = parse_inputs(LookupRequest, raw)
     if isinstance(request, LookupRequest) and has_sibling and request.issue_number is None:
-        return error(_SIBLING_WITHOUT_ISSUE)
+        return error(SIBLING_WITHOUT_ISSUE)
     return request
 
 
@@ -155,8 +157,5 @@ def parse_online_inputs(raw: Mapping[str, Any]) -> tuple[OnlineTarget, LookupReq
     if isinstance(target, Failure):
         return target
     if target.slices_comment_id is not None and request.issue_number is None:
-        return error(
-            "a sibling comment (slices-comment-id) was given without an issue number: "
-            "issue-number is required to check the sibling's identity"
-        )
+        return error(SIBLING_WITHOUT_ISSUE)
     return target, request

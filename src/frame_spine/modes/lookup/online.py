@@ -11,6 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from ...core.blocks import scan_comment
+from ...core.identity import pointer_problem
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
 from ...core.status import Failure, Status
 from ...github.authors import AuthorCheck, Untrusted
@@ -137,11 +138,8 @@ def lookup_online(
         if untrusted is not None:
             mismatch = _sibling_mismatch(untrusted.message, spine, untrusted)
             return OnlineLookup(mismatch, plan, sibling)
-    if explicit is not None and pointer is not None and pointer != str(explicit):
-        problem = (
-            f"sibling comment {explicit} was dispatched, but the plan's spine points at "
-            f"sibling comment {pointer} (slice_comment_id)"
-        )
+    problem = pointer_problem(explicit, pointer)
+    if problem is not None:
         return OnlineLookup(_sibling_mismatch(problem, spine), plan, sibling)
 
     comments = ScannedComments(plan_scan, None if sibling is None else scan_comment(sibling.body))

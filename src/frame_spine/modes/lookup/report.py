@@ -175,10 +175,3 @@ def lookup_report(
         job_summary=settings.job_summary if settings is not None else True,
         annotations=annotations,
     )
-
-
-def failure_report(failure: Failure) -> StepReport:
-    """The report of a run that stopped before any mode ran (a malformed ``mode``,
-    ``fail-on``, ``job-summary`` or file input; a defect): lookup's outputs with ``failure``'s
-    status and message, under the default ``fail-on``."""
-    return lookup_report(OnlineLookup(LookupResult.of_failure(failure)), None)

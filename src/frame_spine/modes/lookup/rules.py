@@ -8,15 +8,15 @@ Nothing here reads files, talks to the network or writes output.
 from __future__ import annotations
 
 from ...core.blocks import SLICE, Block
-from ...core.identity import carries_no, marker_problem
-from ...core.plan import CurrentSpine, ScannedComments, current_spine, scan_bodies, shorten
+from ...core.identity import marker_problem
+from ...core.plan import CurrentSpine, ScannedComments, current_spine, scan_bodies
 from ...core.slices import slice_step_id
 from ...core.spine_model import Spine
-from ...core.stamps import StampKind, read_stamp
+from ...core.stamps import StampKind, read_stamp, verdict_message
 from ...core.status import Failure, Status
 from ...core.timestamps import parse_instant
 from ...inputs import CURRENT
-from .models import LookupRequest, LookupResult
+from .models import SIBLING_WITHOUT_ISSUE, LookupRequest, LookupResult
 
 _STEP_LIST_LIMIT = 20
 
@@ -29,7 +29,7 @@ def _identity(request: LookupRequest, comments: ScannedComments) -> LookupResult
         if number is None:
             return LookupResult(
                 status=Status.ERROR,
-                message="a sibling comment was supplied without an issue number",
+                message=SIBLING_WITHOUT_ISSUE,
             )
         problem = marker_problem(comments.sibling, "frame-slices", number)
         if problem is not None:
@@ -76,27 +76,18 @@ def _stamp_check(spine: Spine, digest: str, comments: ScannedComments) -> Lookup
     verdict = read_stamp(spine, holder)
     where = "the body" if comments.single_body else "the sibling comment"
     value = verdict.stamp.value if verdict.stamp is not None else ""
-    if verdict.kind is StampKind.NONE:
-        return unstamped(
-            carries_no(holder, where, "<!-- frame-slices-generated-at: ... --> stamp line")
-        )
-    if verdict.kind is StampKind.MALFORMED:
-        return unstamped(f"the stamp of {where} is not a timestamp: {shorten(value)!r}")
-    if verdict.kind is StampKind.CONFLICTING:
-        return unstamped(f"{where} carries {verdict.count} stamps that name different instants")
+    if verdict.kind is StampKind.FRESH:
+        return value
+    message = verdict_message(verdict, holder, where, spine)
     if verdict.kind is StampKind.STALE:
         return LookupResult(
             status=Status.STALE_SPINE,
             current_generated_at=spine.generated_at,
             sibling_generated_at=value,
             spine_digest=digest,
-            message=(
-                f"the sibling is stamped {value}, but the spine's generated_at is "
-                f"{spine.generated_at}: its slices were written for another spine; re-run "
-                "the planner's persist step so plan and sibling match"
-            ),
+            message=message,
         )
-    return value
+    return unstamped(message)
 
 
 def _format_steps(steps: frozenset[str]) -> str:

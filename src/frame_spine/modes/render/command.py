@@ -39,8 +39,8 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 def _render_local(args: argparse.Namespace, canonical: frozenset[str] | None) -> RenderResult:
     """Local bodies: scan, validate and decide; no network code is loaded."""
     from ...core.status import Failure
-    from ..validate.rules import validate_scanned
-    from ..validate.sources import read_local_plan
+    from ...plan_sources import read_local_plan
+    from ...validation.rules import validate_scanned
     from .models import RenderResult
     from .rules import render_scanned
 
@@ -60,8 +60,8 @@ def _render_local(args: argparse.Namespace, canonical: frozenset[str] | None) ->
 def _render_online(args: argparse.Namespace, canonical: frozenset[str] | None) -> Rendered:
     """``--repo``: fetch (or discover), validate and decide; the comments' links."""
     from ...core.status import Failure
+    from ...plan_sources import online_target
     from ...step.context import link_of
-    from ..validate.sources import online_target
     from .models import RenderResult
     from .online import render_online
 

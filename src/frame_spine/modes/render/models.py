@@ -1,7 +1,7 @@
 """Render mode's vocabulary (SPEC 13): the rows of the ports table, the steps of the graph,
 the result, and the mode's own input.
 
-Pure. The online inputs are validate's (:class:`~..validate.models.ValidateTarget`: a plan
+Pure. The online inputs are validate's (:class:`~...validation.models.ValidateTarget`: a plan
 comment id, or an issue whose newest plan comment is rendered); render adds ``ports-dir``.
 """
 
@@ -11,7 +11,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...core.status import Failure, Status
 from ...inputs import Inputs, WorkspacePath
-from ..validate.models import ValidationResult
+from ...validation.models import ValidationResult
 
 #: The statuses of a rendering that exit 0 (SPEC 13: a plan without a spine is a normal
 #: thing to look at).

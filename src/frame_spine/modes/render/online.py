@@ -1,7 +1,7 @@
 """Render against GitHub (SPEC 13): the mode's network edge.
 
 :func:`render_online` fetches the plan (by id, or the newest ``plan-issue-N`` comment of the
-issue) and its sibling exactly as validate does (:func:`~..validate.online.fetch_plan`),
+issue) and its sibling exactly as validate does (:func:`~frame_spine.plan_fetch.fetch_plan`),
 validates them, and hands everything to the pure :func:`.rules.render_scanned`.
 """
 
@@ -11,9 +11,8 @@ from dataclasses import dataclass
 
 from ...github.client import CommentFetcher
 from ...github.payloads import FetchedComment
-from ..validate.models import ValidateTarget
-from ..validate.online import NotFetched, fetch_plan
-from ..validate.rules import validate_scanned
+from ...plan_fetch import NotFetched, fetch_plan, validate_fetched
+from ...validation.models import ValidateTarget
 from .models import RenderResult
 from .rules import render_scanned
 
@@ -32,7 +31,7 @@ def render_online(
     target: ValidateTarget, fetcher: CommentFetcher, canonical: frozenset[str] | None
 ) -> OnlineRendering:
     """Fetch (or discover) a plan and its sibling, validate them, and decide the picture
-    (SPEC 13). Requests: those of :func:`~..validate.online.fetch_plan`.
+    (SPEC 13). Requests: those of :func:`~frame_spine.plan_fetch.fetch_plan`.
 
     Returns:
         :class:`OnlineRendering`; a fetch failure is the result's SPEC 6 status; an issue
@@ -57,13 +56,7 @@ def render_online(
             }
         )
         return OnlineRendering(failed, fetched.plan)
-    findings = validate_scanned(
-        fetched.comments,
-        issue_number=fetched.issue_number,
-        sibling_id=fetched.sibling_id,
-        extra=fetched.extra,
-        sibling_withheld=fetched.withheld is not None,
-    )
+    findings = validate_fetched(fetched)
     result = render_scanned(
         fetched.comments,
         findings=findings,

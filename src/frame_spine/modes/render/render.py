@@ -25,9 +25,9 @@ from ...markdown import (
     summary_head,
     table_within,
 )
+from ...validation.findings import findings_table
+from ...validation.models import ValidationResult
 from ...workflow_commands import json_line
-from ..validate.models import ValidationResult
-from ..validate.render import findings_table
 from .models import PortRow, RenderResult, StepNode
 
 #: Above this many steps the graph is left out (the table stays): SPEC 13.

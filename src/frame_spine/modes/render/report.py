@@ -15,8 +15,8 @@ from ...inputs import parse_inputs
 from ...markdown import plural
 from ...step.context import StepContext, link_of
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
+from ...validation.models import parse_target
 from ...workflow_commands import json_line
-from ..validate.models import parse_target
 from .models import RenderResult, RenderSettings
 from .online import OnlineRendering, render_online
 from .ports import canonical_ports

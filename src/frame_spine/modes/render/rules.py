@@ -3,7 +3,7 @@
 Pure: scanned comments (and validate's result on them) in, a
 :class:`~.models.RenderResult` out. The spine is found as every mode finds it
 (:func:`~frame_spine.core.plan.current_spine`); the steps are ranked as the dispatch
-matrix ranks them (:func:`~..validate.dispatch.ranked_steps`).
+matrix ranks them (:func:`~frame_spine.validation.dispatch.ranked_steps`).
 """
 
 from __future__ import annotations
@@ -22,9 +22,10 @@ from ...core.plan import (
 from ...core.slices import slice_step_id
 from ...core.spine import parse_spine
 from ...core.spine_model import PortRoute, SpineParse, SpineSlice
+from ...core.stamps import shown_stamp
 from ...core.status import Status
-from ..validate.dispatch import ranked_steps
-from ..validate.models import ValidationResult
+from ...validation.dispatch import ranked_steps
+from ...validation.models import ValidationResult
 from .models import UNKNOWN_PORT, PortRow, RenderResult, StepNode
 
 
@@ -180,13 +181,12 @@ def render_scanned(
         ``invalid-spine`` with the message of SPEC 5 and the rows of whatever port lines and
         slice entries parsed. Never raises.
     """
-    stamps = comments.sibling.marker_values("stamp") if comments.sibling is not None else []
     shared = {
         "issue": issue,
         "plan_comment_id": None if plan_comment_id is None else str(plan_comment_id),
         "findings": findings,
         "ports_checked": canonical is not None,
-        "sibling_generated_at": stamps[0] if stamps else None,
+        "sibling_generated_at": shown_stamp(comments.sibling),
     }
     ambiguous = ambiguous_message(comments)
     if ambiguous is not None:

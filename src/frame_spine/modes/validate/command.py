@@ -16,7 +16,7 @@ from ... import console, help_text
 from ...console import Command
 
 if TYPE_CHECKING:
-    from .models import ValidationResult
+    from ...validation.models import ValidationResult
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -36,8 +36,8 @@ def _completed(args: argparse.Namespace) -> tuple[str, ...] | ValidationResult |
     """``--completed-steps`` checked (SPEC 14), or the ``error`` result naming it."""
     from ...core.status import Failure
     from ...inputs import parse_inputs
-    from .dispatch import DispatchRequest
-    from .models import ValidationResult
+    from ...validation.dispatch import DispatchRequest
+    from ...validation.models import ValidationResult
 
     request = parse_inputs(DispatchRequest, {"completed-steps": args.completed_steps})
     if isinstance(request, Failure):
@@ -49,10 +49,10 @@ def _validate_local(
     args: argparse.Namespace, completed: tuple[str, ...] | None
 ) -> ValidationResult:
     from ...core.status import Failure
-    from .dispatch import DispatchIds, with_dispatch
-    from .models import ValidationResult
-    from .rules import validate_scanned
-    from .sources import read_local_plan
+    from ...plan_sources import read_local_plan
+    from ...validation.dispatch import DispatchIds
+    from ...validation.models import ValidationResult, with_dispatch
+    from ...validation.rules import validate_scanned
 
     local = read_local_plan(args)
     if isinstance(local.comments, Failure):
@@ -65,10 +65,10 @@ def _validate_online(
     args: argparse.Namespace, completed: tuple[str, ...] | None
 ) -> ValidationResult:
     from ...core.status import Failure
-    from .dispatch import DispatchIds, with_dispatch
-    from .models import ValidationResult
+    from ...plan_sources import online_target
+    from ...validation.dispatch import DispatchIds
+    from ...validation.models import ValidationResult, with_dispatch
     from .online import validate_online
-    from .sources import online_target
 
     target = online_target(args)
     if isinstance(target, Failure):
@@ -101,7 +101,7 @@ def _collector_paused() -> Iterator[None]:
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``frame-spine validate``: local bodies or ``--repo``; exit 0 when valid, else 1."""
-    from .models import ValidationResult
+    from ...validation.models import ValidationResult
     from .render import validation_json, validation_text
 
     console.check_plan_sources(parser, args, "validate")

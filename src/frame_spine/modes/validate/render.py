@@ -18,15 +18,10 @@ from ...markdown import (
     summary_head,
     table_within,
 )
+from ...validation.dispatch import Dispatch
+from ...validation.findings import findings_table, where
+from ...validation.models import Severity, ValidationResult, Verdict
 from ...workflow_commands import json_line
-from .dispatch import Dispatch
-from .models import Finding, Severity, ValidationResult, Verdict
-
-
-def finding_dict(finding: Finding) -> dict[str, Any]:
-    """One finding as a JSON object: ``severity, code, message``, then where it applies
-    (``comment, line, step, port``; unset keys omitted)."""
-    return finding.model_dump(mode="json", exclude_none=True)
 
 
 def validation_dict(result: ValidationResult) -> dict[str, Any]:
@@ -39,28 +34,6 @@ def validation_json(result: ValidationResult) -> str:
     """One compact JSON line (workflow-command sequences escaped, see
     :func:`~frame_spine.workflow_commands.json_line`)."""
     return json_line(validation_dict(result))
-
-
-def _where_parts(finding: Finding, comment: str, comment_line: str) -> list[str]:
-    """The places a finding applies, in order: its comment (``comment``, or with a line
-    ``comment_line``: templates with ``{comment}`` and ``{line}``), else ``line N``, then
-    ``step sN`` and ``port NAME``; empty when it applies nowhere in particular."""
-    parts = []
-    if finding.comment is not None:
-        template = comment if finding.line is None else comment_line
-        parts.append(template.format(comment=finding.comment, line=finding.line))
-    elif finding.line is not None:
-        parts.append(f"line {finding.line}")
-    if finding.step is not None:
-        parts.append(f"step {finding.step}")
-    if finding.port is not None:
-        parts.append(f"port {finding.port}")
-    return parts
-
-
-def where(finding: Finding) -> str:
-    """Where a finding applies, e.g. ``"plan:36 step s2 port review"`` (``"-"`` if nowhere)."""
-    return " ".join(_where_parts(finding, "{comment}", "{comment}:{line}")) or "-"
 
 
 def validation_text(result: ValidationResult) -> str:
@@ -81,33 +54,11 @@ def validation_text(result: ValidationResult) -> str:
     return "\n".join(lines) + "\n"
 
 
-_SEVERITY_ICONS = {"error": "❌", "warning": "⚠️", "notice": "💬"}
-_SEVERITY_ORDER = {"error": 0, "warning": 1, "notice": 2}
 #: The most waves the summary lists one by one (the ``waves`` output has them all).
 WAVES_SHOWN = 20
+
 #: The most step ids the summary lists in one wave.
 IDS_SHOWN = 30
-
-
-def _where_shown(finding: Finding) -> str:
-    """Where a finding applies, in words for the summary: ``plan comment line 36, step s2``
-    (GitHub has no line anchors in comments, so ``plan:36`` would read as a link target)."""
-    parts = _where_parts(finding, "{comment} comment", "{comment} comment line {line}")
-    return ", ".join(parts) or "—"
-
-
-def findings_table(findings: Sequence[Finding], note: str, limit: int) -> tuple[str, list[str]]:
-    """The findings as a table (SPEC 10 summary): its head and one row per finding, errors
-    first, then warnings, then notices (each in comment and line order), for
-    :func:`~frame_spine.markdown.table_within` with ``note``."""
-    ordered = sorted(findings, key=lambda finding: _SEVERITY_ORDER[finding.severity.value])
-    head = "| Severity | Finding | Where |\n|:-:|:--|:--|\n"
-    rows = [
-        f"| {_SEVERITY_ICONS[finding.severity.value]} | **{escape_cell(finding.code)}**: "
-        f"{escape_cell(finding.message)} | {escape_cell(_where_shown(finding))} |\n"
-        for finding in ordered
-    ]
-    return head, rows
 
 
 def _ids(ids: Sequence[str]) -> str:

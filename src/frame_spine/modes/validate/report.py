@@ -14,11 +14,12 @@ from ...inputs import parse_inputs
 from ...markdown import plural
 from ...step.context import StepContext, link_of
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
+from ...validation.dispatch import Dispatch, DispatchIds, DispatchRequest, as_outputs
+from ...validation.findings import where
+from ...validation.models import Severity, ValidationResult, parse_target, with_dispatch
 from ...workflow_commands import json_line
-from .dispatch import Dispatch, DispatchIds, DispatchRequest, as_outputs, with_dispatch
-from .models import Severity, ValidationResult, parse_target
 from .online import OnlineValidation, validate_online
-from .render import validation_dict, validation_summary, where
+from .render import validation_dict, validation_summary
 
 
 def _validated(step: StepContext) -> tuple[OnlineValidation, str | None]:

@@ -8,17 +8,18 @@ Pure. Every finding code is a member of :class:`Code` and has one severity
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Mapping
+from collections.abc import Collection, Iterable, Mapping
 from enum import StrEnum
 from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
-from ...core.blocks import Block
-from ...core.status import Failure, Status
-from ...core.status import error as error_failure
-from ...inputs import ApiTarget, OptionalId, PointerId, parse_inputs
-from .dispatch import Dispatch
+from ..core.blocks import Block
+from ..core.plan import ScannedComments
+from ..core.status import Failure, Status
+from ..core.status import error as error_failure
+from ..inputs import ApiTarget, OptionalId, PointerId, parse_inputs
+from .dispatch import Dispatch, DispatchIds, plan_dispatch
 
 _COMMENT_ORDER = {"plan": 0, "sibling": 1, None: 2}
 
@@ -250,3 +251,16 @@ def parse_target(raw: Mapping[str, Any]) -> ValidateTarget | Failure:
             "slices-comment-id needs plan-comment-id (discovery follows the spine)"
         )
     return target
+
+
+def with_dispatch(
+    result: ValidationResult,
+    comments: ScannedComments,
+    ids: DispatchIds,
+    completed: Collection[str] | None = None,
+) -> ValidationResult:
+    """``result`` with its dispatch matrix (SPEC 14): :func:`plan_dispatch` of the validated
+    comments, empty lists unless ``result`` is ``valid``."""
+    valid = result.errors == 0 and result.status == "valid"
+    dispatch = plan_dispatch(comments, valid=valid, ids=ids, completed=completed)
+    return result.model_copy(update={"dispatch": dispatch})

@@ -8,18 +8,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from ...core.acceptance import AcceptanceCriterion, acceptance_criteria
-from ...core.blocks import SLICE, SPINE, Block
-from ...core.frontmatter import (
+from ..core.acceptance import AcceptanceCriterion, acceptance_criteria
+from ..core.blocks import SLICE, SPINE, Block
+from ..core.frontmatter import (
     SPINELESS_VARIANTS,
     frontmatter_lines,
     plan_variants,
     spine_omitted,
 )
-from ...core.plan import ScannedComments
-from ...core.slices import slice_ports, slice_step_id
-from ...core.spine import parse_spine
-from ...core.spine_model import Spine, SpineProblem
+from ..core.plan import ScannedComments
+from ..core.slices import slice_ports, slice_step_id
+from ..core.spine import parse_spine
+from ..core.spine_model import Spine, SpineProblem
 
 
 @dataclass(frozen=True, slots=True)

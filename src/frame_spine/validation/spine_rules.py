@@ -10,11 +10,11 @@ from __future__ import annotations
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from ...core.identity import carries_no
-from ...core.lanes import spine_lanes
-from ...core.slices import exploratory_reason, slice_exploratory
-from ...core.spine_model import Spine
-from ...core.stamps import StampKind, read_stamp
+from ..core.identity import pointer_problem
+from ..core.lanes import spine_lanes
+from ..core.slices import exploratory_reason, slice_exploratory
+from ..core.spine_model import Spine
+from ..core.stamps import StampKind, read_stamp, verdict_message
 from .facts import PlanFacts
 from .models import Code, Finding, at_block, error, warning
 
@@ -29,42 +29,23 @@ def stamp_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     if pointer is None or sibling is None:
         return []
     found = []
-    if facts.sibling_id is not None and str(facts.sibling_id) != pointer:
+    mismatch = pointer_problem(facts.sibling_id, pointer)
+    if mismatch is not None:
         found.append(
             error(
                 Code.SIBLING_IDENTITY_MISMATCH,
-                f"sibling comment {facts.sibling_id} was given, but the spine points at sibling "
-                f"comment {pointer} (slice_comment_id)",
+                mismatch,
                 comment="plan",
                 line=spine.key_lines.get("slice_comment_id"),
             )
         )
     verdict = read_stamp(spine, sibling)
-    stamp = verdict.stamp
-    line = stamp.line if stamp is not None else None
-    value = stamp.value if stamp is not None else ""
-    if verdict.kind is StampKind.NONE:
-        message = carries_no(
-            sibling, "the sibling", "<!-- frame-slices-generated-at: ... --> stamp line"
-        )
-    elif verdict.kind is StampKind.MALFORMED:
-        message = f"the sibling's stamp {value!r} is not a timestamp"
-    elif verdict.kind is StampKind.CONFLICTING:
-        message = f"the sibling carries {verdict.count} stamps that name different instants"
-    elif verdict.kind is StampKind.STALE:
-        found.append(
-            error(
-                Code.STALE_SIBLING,
-                f"the sibling is stamped {value}, but the spine's generated_at is "
-                f"{spine.generated_at}: the slices were written for another spine",
-                comment="sibling",
-                line=line,
-            )
-        )
+    if verdict.kind is StampKind.FRESH:
         return found
-    else:
-        return found
-    found.append(error(Code.SIBLING_UNSTAMPED, message, comment="sibling", line=line))
+    code = Code.STALE_SIBLING if verdict.kind is StampKind.STALE else Code.SIBLING_UNSTAMPED
+    message = verdict_message(verdict, sibling, "the sibling comment", spine)
+    line = verdict.stamp.line if verdict.stamp is not None else None
+    found.append(error(code, message, comment="sibling", line=line))
     return found
 
 
@@ -199,7 +180,7 @@ def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
 
 def lane_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     """``lane-order-conflict`` for each lane edge dropped because it would close a cycle
-    (SPEC 14: :func:`~.lanes.spine_lanes`), at the port's line; ``step`` is the step the port
+    (SPEC 14: :func:`~..core.lanes.spine_lanes`), at the port's line; ``step`` is the step the port
     lists second, which keeps no lane predecessor there."""
     return [
         warning(

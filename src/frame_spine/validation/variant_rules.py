@@ -9,10 +9,10 @@ Pure: :class:`~.facts.PlanFacts` in, findings out; both rules are listed in
 
 from __future__ import annotations
 
-from ...core.blocks import SLICE
-from ...core.frontmatter import SPINELESS_VARIANTS
-from ...core.plan import shorten
-from ...core.slices import slice_step_id
+from ..core.blocks import SLICE
+from ..core.frontmatter import SPINELESS_VARIANTS
+from ..core.plan import shorten
+from ..core.slices import slice_step_id
 from .facts import PlanFacts
 from .models import Code, Finding, at_block, error, notice, warning
 

@@ -1,7 +1,7 @@
 """The dispatch matrix (SPEC 14): one entry per spine step, in walk order, with its wave.
 
 Pure: a spine in, the matrix out. A step's *predecessors* are its ``depends_on`` steps and
-its lane predecessors (:mod:`.lanes`: the step before it in each port's token list, unless
+its lane predecessors (:mod:`~..core.lanes`: the step before it in each port's token list, unless
 that would close a cycle). :func:`walk` is the order of SPEC 14 — repeatedly take, among the
 steps not yet taken whose predecessors are all taken, the one that ranks first
 (:func:`ranked_steps`: the spine's ``slices:`` map, then the steps named only in port tokens,
@@ -16,17 +16,13 @@ from __future__ import annotations
 import heapq
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from pydantic import BaseModel, ConfigDict
 
-from ...core.lanes import spine_lanes
-from ...core.plan import CurrentSpine, ScannedComments, current_spine
-from ...core.spine_model import PortRoute, Spine, SpineSlice
-from ...inputs import Inputs, StepIds
-
-if TYPE_CHECKING:
-    from .models import ValidationResult
+from ..core.lanes import spine_lanes
+from ..core.plan import CurrentSpine, ScannedComments, current_spine
+from ..core.spine_model import PortRoute, Spine, SpineSlice
+from ..inputs import Inputs, StepIds
 
 
 @dataclass(frozen=True, slots=True)
@@ -57,7 +53,7 @@ def ranked_steps(ports: Sequence[PortRoute], slices: Sequence[SpineSlice]) -> li
     """Every step in the spine (SPEC 3: a key under ``slices:`` or the step of a port token),
     in rank order: the ``slices:`` map first, then the steps named only in port tokens, in
     the order of their first token (SPEC 14); each with its lane predecessors
-    (:func:`~.lanes.spine_lanes`)."""
+    (:func:`~..core.lanes.spine_lanes`)."""
     routed: dict[str, list[str]] = {}
     for route in ports:
         for token in route.tokens:
@@ -263,16 +259,3 @@ class DispatchRequest(Inputs):
     empty; lower-cased step ids, each once)."""
 
     completed_steps: StepIds = None
-
-
-def with_dispatch(
-    result: ValidationResult,
-    comments: ScannedComments,
-    ids: DispatchIds,
-    completed: Collection[str] | None = None,
-) -> ValidationResult:
-    """``result`` with its dispatch matrix (SPEC 14): :func:`plan_dispatch` of the validated
-    comments, empty lists unless ``result`` is ``valid``."""
-    valid = result.errors == 0 and result.status == "valid"
-    dispatch = plan_dispatch(comments, valid=valid, ids=ids, completed=completed)
-    return result.model_copy(update={"dispatch": dispatch})

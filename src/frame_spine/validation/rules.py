@@ -13,10 +13,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from ...core.blocks import CommentScan
-from ...core.identity import marker_problem
-from ...core.plan import ScannedComments, missing_spine_message
-from ...core.slices import slice_ac_refs, slice_exploratory
+from ..core.blocks import CommentScan
+from ..core.identity import marker_problem
+from ..core.plan import ScannedComments, missing_spine_message
+from ..core.slices import slice_ac_refs, slice_exploratory
 from .facts import PlanFacts, plan_facts
 from .models import Code, Finding, ValidationResult, at_block, error, result_of, warning
 from .spine_rules import SPINE_RULES

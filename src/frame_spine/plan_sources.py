@@ -11,11 +11,11 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 
-from ... import console
-from ...core.plan import ScannedComments, scan_bodies
-from ...core.status import Failure, error
-from ...inputs import parse_positive_id
-from .models import ValidateTarget, parse_target
+from . import console
+from .core.plan import ScannedComments, scan_bodies
+from .core.status import Failure, error
+from .inputs import parse_positive_id
+from .validation.models import ValidateTarget, parse_target
 
 
 @dataclass(frozen=True, slots=True)
