@@ -46,6 +46,7 @@ def test_every_third_party_module_src_imports_is_declared() -> None:
     imported = imported_top_level_modules()
     assert imported == {
         "actions_toolkit",
+        "certifi",
         "cmarkgfm",
         "github",
         "pydantic",
@@ -59,11 +60,12 @@ def test_every_third_party_module_src_imports_is_declared() -> None:
 
 def test_the_declared_ranges() -> None:
     assert declared() == {
-        "pydantic": ">=2.7,<3",
-        "pydantic-core": ">=2.18,<3",
+        "pydantic": ">=2.11,<3",
+        "pydantic-core": ">=2.33,<3",
         "pygithub": ">=2.4,<2.11",
         "requests": ">=2.32.3,<3",
         "urllib3": ">=2.2,<3",
+        "certifi": ">=2024.2.2",
         "actions-toolkit": ">=0.1.15,<0.2",
         "cmarkgfm": ">=2024.11.20,<=2025.10.22",
     }

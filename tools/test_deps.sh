@@ -5,8 +5,15 @@
 #   pygithub-2.N   each PyGithub minor release pyproject.toml allows (the newest patch of each)
 #   lock     requirements.lock (the container's pins), then the test tools
 #   highest  (only with TEST_DEPS=highest: the scheduled CI job) the newest of everything
+# Each venv gets the project and only the test tools these tests use (TOOLS, at the versions
+# of pyproject's `test` extra), not the linters and build tools of `make test`.
+# lowest, lock and highest run every test of TESTS; a pygithub-2.N resolution differs from the
+# newest only in PyGithub (and what PyGithub pulls in), so it runs the tests that go through
+# PyGithub and the wire (ONLINE_TESTS) and not the offline conformance corpus.
 # uv's cache is shared by all of them, so a run after the first downloads nothing.
-# TEST_DEPS=lowest,lock (a comma-separated subset) runs only those.
+# TEST_DEPS=lowest,lock (a comma-separated subset) runs only those; TEST_DEPS_WORKERS=N sets
+# pytest-xdist's workers (default 2). It ends with a table of each resolution's versions and
+# result, and exits 1 naming each resolution that failed.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
@@ -14,56 +21,87 @@ UV=${UV:-.venv/bin/uv}
 [ -x "$UV" ] || UV=$(command -v uv)
 PYTHON_VERSION=${PYTHON_VERSION:-3.11}
 ROOT=${TEST_DEPS_DIR:-.test-deps}
+WORKERS=${TEST_DEPS_WORKERS:-2}
 # Keep in step with the PyGithub range of pyproject.toml (tests/test_dependencies.py checks it).
 PYGITHUB_MINORS=(2.4 2.5 2.6 2.7 2.8 2.9 2.10)
-TESTS=(
+ONLINE_TESTS=(
   tests/github
   tests/modes/lookup/test_online_conformance.py
-  tests/modes/lookup/test_conformance.py
   tests/modes/test_trust.py
   tests/test_action.py
+)
+TESTS=(
+  "${ONLINE_TESTS[@]}"
+  tests/modes/lookup/test_conformance.py
   tests/test_dependencies.py
 )
-# TEST_DEPS_TESTS="tests/a.py tests/b" runs other test paths instead.
-if [ -n "${TEST_DEPS_TESTS:-}" ]; then read -r -a TESTS <<<"$TEST_DEPS_TESTS"; fi
+# TEST_DEPS_TESTS="tests/a.py tests/b" runs other test paths instead (on every resolution).
+if [ -n "${TEST_DEPS_TESTS:-}" ]; then
+  read -r -a TESTS <<<"$TEST_DEPS_TESTS"
+  ONLINE_TESTS=("${TESTS[@]}")
+fi
+# The test tools these tests import, pinned as pyproject's `test` extra pins them.
+mapfile -t TOOLS < <(python3 - <<'PY'
+import re, tomllib
+extra = tomllib.load(open("pyproject.toml", "rb"))["project"]["optional-dependencies"]["test"]
+wanted = {"pytest", "pytest-httpserver", "hypothesis", "trustme", "pytest-xdist", "ruamel.yaml"}
+for requirement in extra:
+    if re.split(r"[=<>!~ \[]", requirement, maxsplit=1)[0].lower() in wanted:
+        print(requirement)
+PY
+)
+[ ${#TOOLS[@]} -eq 6 ] || { echo "test-deps: pyproject's test extra lacks a test tool" >&2; exit 2; }
 
 all="lowest"
 for minor in "${PYGITHUB_MINORS[@]}"; do all="$all,pygithub-$minor"; done
 all="$all,lock"
 wanted=${TEST_DEPS:-$all}
 
-install() {  # install NAME: the venv's packages for resolution NAME
+install() {  # install VENV NAME: the venv's packages for resolution NAME
   local venv=$1 name=$2
+  local pip=(env VIRTUAL_ENV="$venv" "$UV" pip install -q)
   case "$name" in
-    lowest) VIRTUAL_ENV=$venv "$UV" pip install -q --resolution lowest-direct -e '.[test]' pytest-xdist ;;
-    highest) VIRTUAL_ENV=$venv "$UV" pip install -q --resolution highest -e '.[test]' pytest-xdist ;;
+    # lowest-direct lowers the project's own dependencies; the tools stay at their pins.
+    lowest) "${pip[@]}" --resolution lowest-direct -e . "${TOOLS[@]}" ;;
+    highest) "${pip[@]}" --resolution highest -e . "${TOOLS[@]}" ;;
     lock)
-      VIRTUAL_ENV=$venv "$UV" pip install -q --require-hashes -r requirements.lock
-      VIRTUAL_ENV=$venv "$UV" pip install -q -e '.[test]' pytest-xdist ;;
-    pygithub-*) VIRTUAL_ENV=$venv "$UV" pip install -q -e '.[test]' pytest-xdist "PyGithub~=${name#pygithub-}.0" ;;
+      "${pip[@]}" --require-hashes -r requirements.lock &&
+      "${pip[@]}" -e . "${TOOLS[@]}" ;;
+    pygithub-*) "${pip[@]}" -e . "${TOOLS[@]}" "PyGithub~=${name#pygithub-}.0" ;;
     *) echo "test-deps: unknown resolution $name" >&2; return 2 ;;
   esac
 }
 
 failed=()
+rows=()
 started=$SECONDS
 for name in ${wanted//,/ }; do
   venv=$ROOT/$name
+  one=$SECONDS
   rm -rf "$venv"
-  "$UV" venv -q --python "$PYTHON_VERSION" "$venv"
-  install "$venv" "$name"
-  versions=$("$venv/bin/python" -c 'from importlib.metadata import version as v
-print(" ".join(f"{n}=={v(n)}" for n in ("PyGithub", "pydantic", "pydantic-core", "requests", "urllib3", "cmarkgfm", "actions-toolkit")))')
-  echo "== test-deps $name: $versions"
-  if "$venv/bin/python" -m pytest -q -n 2 -p no:cacheprovider "${TESTS[@]}"; then
-    echo "== test-deps $name: passed"
+  result=passed
+  versions="-"
+  if ! { "$UV" venv -q --python "$PYTHON_VERSION" "$venv" && install "$venv" "$name"; }; then
+    echo "== test-deps $name: the install FAILED" >&2
+    result="FAILED (install)"
   else
-    echo "== test-deps $name: FAILED"
-    failed+=("$name")
+    versions=$("$venv/bin/python" -c 'from importlib.metadata import version as v
+print(" ".join(f"{n}=={v(n)}" for n in ("PyGithub", "pydantic", "pydantic-core", "requests", "urllib3", "cmarkgfm", "actions-toolkit", "certifi")))')
+    echo "== test-deps $name: $versions"
+    case "$name" in pygithub-*) paths=("${ONLINE_TESTS[@]}") ;; *) paths=("${TESTS[@]}") ;; esac
+    if ! "$venv/bin/python" -m pytest -q -n "$WORKERS" -p no:cacheprovider "${paths[@]}"; then
+      result=FAILED
+    fi
   fi
+  echo "== test-deps $name: $result ($((SECONDS - one)) s)"
+  [ "$result" = passed ] || failed+=("$name")
+  rows+=("$(printf '%-14s %-9s %5d s  %s' "$name" "${result%% *}" $((SECONDS - one)) "$versions")")
 done
-echo "== test-deps: $((SECONDS - started)) s"
+echo
+echo "== test-deps summary (resolution, result, seconds, versions)"
+printf '%s\n' "${rows[@]}"
+echo "== test-deps: $((SECONDS - started)) s in all"
 if [ ${#failed[@]} -gt 0 ]; then
-  echo "test-deps failed on: ${failed[*]}" >&2
+  echo "test-deps FAILED on: ${failed[*]}" >&2
   exit 1
 fi

@@ -341,13 +341,15 @@ def test_every_entry_point_refuses_it_from_either_source(
 
 
 def test_a_usage_error_quoting_a_url_leaves_out_its_user_name_and_password() -> None:
-    # A mistyped flag: argparse quotes the arguments it did not recognise.
+    # A stray argument: argparse quotes the arguments it did not recognise. (A mistyped flag
+    # gets "unknown flag --api-ur (did you mean --api-url?)" and quotes no value.)
     url = "https://me:hunter22@ghe.example.com/api/v3"
-    completed = run_cli(["lookup", "--generated-at", "current", "--step-id", "s1", "--api-ur", url])
+    completed = run_cli(["lookup", "--generated-at", "current", "--step-id", "s1", url])
     assert (completed.returncode, completed.stdout) == (2, b"")
     assert completed.stderr.decode().splitlines()[-1] == (
-        "frame-spine: error: unrecognized arguments: --api-ur https://ghe.example.com/api/v3"
+        "frame-spine lookup: error: unrecognized arguments: https://ghe.example.com/api/v3"
     )
+    assert b"hunter22" not in completed.stderr
 
 
 # ---- the property: nothing of a refused URL's secrets is emitted -----------------------------
