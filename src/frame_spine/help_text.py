@@ -36,7 +36,7 @@ examples:
   $ frame-spine help lookup
 
 Run 'frame-spine help COMMAND' or 'frame-spine COMMAND --help' for its flags.
-Exit codes: 0 ok, 1 any other status, 2 a usage error."""
+Exit codes: 0 ok, 1 any other status, 2 a usage error, 130 or 143 interrupted."""
 
 #: Each command's examples, by command name (the closing text of its help).
 EXAMPLES = {
@@ -48,7 +48,7 @@ examples:
       --generated-at 2026-07-18T22:20:00Z
 
   # A specialist agent: both comments from GitHub, one JSON line to branch on
-  $ frame-spine lookup --repo OWNER/NAME --plan-comment-id 5013464001 \\
+  $ frame-spine lookup --repo OWNER/NAME --plan-comment-id 5013464861 \\
       --slices-comment-id auto --issue-number 878 --step-id s1 \\
       --generated-at current --format json
 
@@ -65,7 +65,7 @@ examples:
   $ frame-spine digest --plan-body examples/plan-878.md
 
   # A CI job recording the digest (and generated_at) at dispatch time
-  $ gh api repos/OWNER/NAME/issues/comments/5013464001 --jq .body |
+  $ gh api repos/OWNER/NAME/issues/comments/5013464861 --jq .body |
       frame-spine digest --plan-body - --format json""",
     "validate": """\
 examples:
