@@ -7,9 +7,11 @@
 #   highest  (only with TEST_DEPS=highest: the scheduled CI job) the newest of everything
 # Each venv gets the project and only the test tools these tests use (TOOLS, at the versions
 # of pyproject's `test` extra), not the linters and build tools of `make test`.
-# lowest, lock and highest run every test of TESTS; a pygithub-2.N resolution differs from the
-# newest only in PyGithub (and what PyGithub pulls in), so it runs the tests that go through
-# PyGithub and the wire (ONLINE_TESTS) and not the offline conformance corpus.
+# lowest, lock and highest run every test of TESTS (lowest and lock are PyGithub 2.4 and 2.10).
+# A pygithub-2.N resolution differs from the newest only in PyGithub (and what PyGithub pulls
+# in), so it runs the tests of the wire, auth, retries, TLS, trust and the action through
+# PyGithub (ONLINE_TESTS), not the corpus again: the conformance cases, offline and online
+# (~340 subprocesses), vary the comment text, which no PyGithub version changes.
 # uv's cache is shared by all of them, so a run after the first downloads nothing.
 # TEST_DEPS=lowest,lock (a comma-separated subset) runs only those; TEST_DEPS_WORKERS=N sets
 # pytest-xdist's workers (default 2). It ends with a table of each resolution's versions and
@@ -26,12 +28,12 @@ WORKERS=${TEST_DEPS_WORKERS:-2}
 PYGITHUB_MINORS=(2.4 2.5 2.6 2.7 2.8 2.9 2.10)
 ONLINE_TESTS=(
   tests/github
-  tests/modes/lookup/test_online_conformance.py
   tests/modes/test_trust.py
   tests/test_action.py
 )
 TESTS=(
   "${ONLINE_TESTS[@]}"
+  tests/modes/lookup/test_online_conformance.py
   tests/modes/lookup/test_conformance.py
   tests/test_dependencies.py
 )
