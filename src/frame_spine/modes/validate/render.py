@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic_core import PydanticSerializationError
+
 from ...markdown import (
     SUMMARY_LIMIT,
     CommentLink,
@@ -18,7 +20,7 @@ from ...markdown import (
     summary_head,
     table_within,
 )
-from ...workflow_commands import json_line
+from ...workflow_commands import json_line, protected_json_line
 from .dispatch import Dispatch
 from .models import Finding, Severity, ValidationResult, Verdict
 
@@ -38,7 +40,14 @@ def validation_dict(result: ValidationResult) -> dict[str, Any]:
 def validation_json(result: ValidationResult) -> str:
     """One compact JSON line (workflow-command sequences escaped, see
     :func:`~frame_spine.workflow_commands.json_line`)."""
-    return json_line(validation_dict(result))
+    # pydantic's serialiser writes what ``json_line(validation_dict(result))`` writes (compact,
+    # non-ASCII as is, the same escapes) without building the dicts first: a 10,000-step
+    # matrix is most of the output. It refuses a lone surrogate (a body fetched as JSON may
+    # hold one), which json_line writes as is: then json_line.
+    try:
+        return protected_json_line(result.model_dump_json(exclude_none=True))
+    except PydanticSerializationError:
+        return json_line(validation_dict(result))
 
 
 def _where_parts(finding: Finding, comment: str, comment_line: str) -> list[str]:
