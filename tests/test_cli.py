@@ -445,6 +445,7 @@ def test_a_local_lookup_loads_no_other_mode_and_no_network_library() -> None:
     loaded = modules_loaded([*EXAMPLE, "--format", "json"])
     assert "frame_spine.modes.lookup.rules" in loaded
     assert heavy(loaded, "validate", "audit") == []
+    assert "difflib" not in loaded  # only a mistyped word loads it
 
 
 def test_a_local_validation_loads_neither_audit_nor_the_network() -> None:
