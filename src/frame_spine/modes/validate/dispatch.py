@@ -16,10 +16,9 @@ from __future__ import annotations
 import heapq
 from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass
-from functools import cache
 from typing import TYPE_CHECKING
 
-from pydantic import BaseModel, ConfigDict, TypeAdapter
+from pydantic import BaseModel, ConfigDict
 
 from ...core.lanes import spine_lanes
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
@@ -177,13 +176,6 @@ class DispatchIds:
     sibling_id: int | None = None
 
 
-@cache
-def _entries() -> TypeAdapter[tuple[MatrixEntry, ...]]:
-    """The validator of a matrix's entries, built at the first matrix (a lookup never
-    builds it)."""
-    return TypeAdapter(tuple[MatrixEntry, ...])
-
-
 def _text(value: int | str | None) -> str:
     return "" if value is None else str(value)
 
@@ -215,19 +207,15 @@ def matrix(
         "spine_digest": found.digest,
     }
     walked = walk(ranked_steps(spine.ports, spine.slices))
-    # Every entry validated in one call (a 10,000-step matrix: one pass in pydantic-core
-    # instead of one model __init__ per step).
-    steps = _entries().validate_python(
-        [
-            {
-                "step_id": ranked.step,
-                "ports": ranked.ports,
-                "depends_on": ranked.depends_on,
-                "wave": wave,
-                **shared,
-            }
-            for ranked, wave in walked
-        ]
+    steps = tuple(
+        MatrixEntry(
+            step_id=ranked.step,
+            ports=ranked.ports,
+            depends_on=ranked.depends_on,
+            wave=wave,
+            **shared,
+        )
+        for ranked, wave in walked
     )
     waves: dict[int, list[str]] = {}
     for entry in steps:
