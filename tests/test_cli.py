@@ -446,6 +446,7 @@ def test_a_local_lookup_loads_no_other_mode_and_no_network_library() -> None:
     assert "frame_spine.modes.lookup.rules" in loaded
     assert heavy(loaded, "validate", "audit") == []
     assert [name for name in loaded if name.startswith("frame_spine.validation")] == []
+    assert "difflib" not in loaded  # only a mistyped word loads it
 
 
 def test_a_local_validation_loads_neither_audit_nor_the_network() -> None:

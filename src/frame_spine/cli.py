@@ -10,7 +10,6 @@ other status, 2 for a usage error.
 from __future__ import annotations
 
 import argparse
-import difflib
 import re
 import sys
 from collections.abc import Mapping, Sequence
@@ -149,7 +148,12 @@ def _did_you_mean(word: str, choices: Sequence[str] | Mapping[str, object]) -> s
     prefixed = [name for name in names if name.startswith(word)]
     if len(prefixed) > 1:
         return f" (did you mean one of {', '.join(prefixed)}?)"
-    close = prefixed or difflib.get_close_matches(word, names, 1, 0.75)
+    if prefixed:
+        close = prefixed
+    else:
+        import difflib  # only for a mistyped word: a command that runs never loads it
+
+        close = difflib.get_close_matches(word, names, 1, 0.75)
     return f" (did you mean {close[0]}?)" if close else ""
 
 

@@ -55,7 +55,13 @@ def json_line(value: Any) -> str:
     back exactly the same values. Other characters are written as they are (SPEC 5:
     non-ASCII is not escaped).
     """
-    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"))
+    return protected_json_line(json.dumps(value, ensure_ascii=False, separators=(",", ":")))
+
+
+def protected_json_line(text: str) -> str:
+    """Escape ``::`` and ``##[`` in the compact JSON ``text`` as :func:`json_line` does
+    (``:\\u003a``, ``#\\u0023[``): for JSON already serialised elsewhere (pydantic's
+    ``model_dump_json``), so it can never be read as a workflow command (SPEC 8 security)."""
     if "::" in text:
         text = text.replace("::", ":\\u003a")
     if "##[" in text:

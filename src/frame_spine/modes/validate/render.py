@@ -8,6 +8,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
+from pydantic_core import PydanticSerializationError
+
 from ...markdown import (
     SUMMARY_LIMIT,
     CommentLink,
@@ -21,7 +23,7 @@ from ...markdown import (
 from ...validation.dispatch import Dispatch
 from ...validation.findings import findings_table, where
 from ...validation.models import Severity, ValidationResult, Verdict
-from ...workflow_commands import json_line
+from ...workflow_commands import json_line, protected_json_line
 
 
 def validation_dict(result: ValidationResult) -> dict[str, Any]:
@@ -33,7 +35,14 @@ def validation_dict(result: ValidationResult) -> dict[str, Any]:
 def validation_json(result: ValidationResult) -> str:
     """One compact JSON line (workflow-command sequences escaped, see
     :func:`~frame_spine.workflow_commands.json_line`)."""
-    return json_line(validation_dict(result))
+    # pydantic's serialiser writes what ``json_line(validation_dict(result))`` writes (compact,
+    # non-ASCII as is, the same escapes) without building the dicts first: a 10,000-step
+    # matrix is most of the output. It refuses a lone surrogate (a body fetched as JSON may
+    # hold one), which json_line writes as is: then json_line.
+    try:
+        return protected_json_line(result.model_dump_json(exclude_none=True))
+    except PydanticSerializationError:
+        return json_line(validation_dict(result))
 
 
 def validation_text(result: ValidationResult) -> str:
