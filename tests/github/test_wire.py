@@ -12,7 +12,6 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_httpserver import HTTPServer
 
 from tests.conftest import CASES_DIR, clean_env, run_cli
 from tests.fake_github import (
@@ -21,6 +20,7 @@ from tests.fake_github import (
     TOKEN,
     DripServer,
     FakeGitHub,
+    LoopbackServer,
     dripping_body,
     error,
     gzip_bomb,
@@ -80,7 +80,7 @@ def comment_bytes(fake: FakeGitHub, text: str | None, **changes: Any) -> bytes:
 @pytest.fixture
 def other_github() -> Iterator[FakeGitHub]:
     """A second fake on another port: another origin, which must never be asked anything."""
-    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+    server = LoopbackServer(host="127.0.0.1", port=0, threaded=True)
     server.start()
     try:
         yield FakeGitHub(server)
@@ -701,7 +701,7 @@ def test_dripping_over_tls_ends_at_the_timeout(tmp_path: Path) -> None:
 def tls_github(tmp_path: Path) -> Iterator[tuple[FakeGitHub, str]]:
     """The fake over HTTPS (a self-signed certificate) and the certificate's path."""
     context, cert = self_signed_tls(tmp_path)
-    server = HTTPServer(host="localhost", port=0, ssl_context=context, threaded=True)
+    server = LoopbackServer(host="localhost", port=0, ssl_context=context, threaded=True)
     server.start()
     try:
         yield FakeGitHub(server), cert
