@@ -430,6 +430,7 @@ def test_500_forever_is_an_error_after_three_attempts(fake_github: FakeGitHub) -
     assert elapsed < 20
 
 
+@pytest.mark.serial  # times a deadline
 def test_a_server_slower_than_the_timeout(fake_github: FakeGitHub) -> None:
     def slow(request: Request) -> Response:
         time.sleep(3)
