@@ -2,7 +2,10 @@
 against the loopback fake of the REST API (see tests/conformance/README.md). Served by a
 trusted author (the fake's default, the repository's owner) each case passes as it does
 locally; served by a drive-by commenter (SPEC 6.1) it is ``plan-identity-mismatch``, or
-``sibling-identity-mismatch`` when only the sibling is the drive-by's."""
+``sibling-identity-mismatch`` when only the sibling is the drive-by's.
+
+The trusted cases through the CLI run the installed command (a process); the rest run the
+entry points in this process (tests.in_process), with the same environment and files."""
 
 from __future__ import annotations
 
@@ -14,7 +17,7 @@ import pytest
 
 from tests.conftest import CASES, Case, clean_env, expectation_failures, run_cli
 from tests.fake_github import DRIVE_BY, OWNER, REPO, TOKEN, FakeGitHub, User
-from tests.runner_env import run_action
+from tests.in_process import run_action_in_process, run_cli_in_process
 
 PLAN_ID = 4995960001
 OTHER_SIBLING_ID = 4995960002
@@ -100,7 +103,7 @@ def test_case_by_an_untrusted_author_through_online_cli(
     case: Case, fake_github: FakeGitHub
 ) -> None:
     issue, sibling_id = serve_case(fake_github, case, plan_author=DRIVE_BY)
-    completed = run_cli(
+    completed = run_cli_in_process(
         online_args(case, fake_github, issue, sibling_id), env=clean_env(GITHUB_TOKEN=TOKEN)
     )
     assert completed.stderr == b""
@@ -135,7 +138,7 @@ def test_case_with_an_untrusted_sibling_through_online_cli(
 ) -> None:
     issue, sibling_id = serve_case(fake_github, case, sibling_author=DRIVE_BY)
     assert sibling_id is not None
-    completed = run_cli(
+    completed = run_cli_in_process(
         online_args(case, fake_github, issue, sibling_id), env=clean_env(GITHUB_TOKEN=TOKEN)
     )
     result = json.loads(completed.stdout)
@@ -169,7 +172,9 @@ def test_case_through_action_entrypoint(
         "spine-digest": spec.get("spine_digest") or "",
         "fail-on": "never",
     }
-    run = run_action(tmp_path, inputs, api_url=fake_github.url, token=TOKEN, repository=REPO)
+    run = run_action_in_process(
+        tmp_path, inputs, api_url=fake_github.url, token=TOKEN, repository=REPO
+    )
     assert run.returncode == 0, run.stderr
     assert run.stderr == ""
     outputs = run.outputs
@@ -208,7 +213,9 @@ def test_case_by_an_untrusted_author_through_action_entrypoint(
         "spine-digest": spec.get("spine_digest") or "",
         "fail-on": "never",
     }
-    run = run_action(tmp_path, inputs, api_url=fake_github.url, token=TOKEN, repository=REPO)
+    run = run_action_in_process(
+        tmp_path, inputs, api_url=fake_github.url, token=TOKEN, repository=REPO
+    )
     assert (run.returncode, run.stderr) == (0, "")
     if case.expect["status"] == "error":
         assert run.outputs["status"] == "error"
