@@ -4,14 +4,16 @@ trusted author (the fake's default, the repository's owner) each case passes as 
 locally; served by a drive-by commenter (SPEC 6.1) it is ``plan-identity-mismatch``, or
 ``sibling-identity-mismatch`` when only the sibling is the drive-by's.
 
-The trusted cases through the CLI run the installed command (a process); the rest run the
-entry points in this process (tests.in_process), with the same environment and files."""
+The cases run the entry points in this process (tests.in_process), with the same argv,
+environment and files; one trusted case per exit code runs the installed command (a
+process)."""
 
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -78,16 +80,34 @@ def online_args(
     return args
 
 
-@pytest.mark.parametrize("case", ONLINE, ids=[c.name for c in ONLINE])
-def test_case_through_online_cli(case: Case, fake_github: FakeGitHub) -> None:
+def check_online_cli(case: Case, fake_github: FakeGitHub, run: Any) -> None:
+    """Serve the case trusted, run ``run(argv, env=...)``, check its result and requests."""
     issue, sibling_id = serve_case(fake_github, case)
-    completed = run_cli(
+    completed = run(
         online_args(case, fake_github, issue, sibling_id), env=clean_env(GITHUB_TOKEN=TOKEN)
     )
     assert completed.stderr == b""
     assert expectation_failures(case, completed.stdout.decode(), completed.returncode) == []
     expected_gets = 0 if case.expect["status"] == "error" else 1 + (sibling_id is not None)
     assert len(fake_github.requests) == expected_gets
+
+
+@pytest.mark.parametrize("case", ONLINE, ids=[c.name for c in ONLINE])
+def test_case_through_online_cli(case: Case, fake_github: FakeGitHub) -> None:
+    check_online_cli(case, fake_github, run_cli_in_process)
+
+
+#: One trusted case per exit code, run by the installed command.
+ONE_PER_EXIT_CODE = list({case.expect["exit_code"]: case for case in ONLINE}.values())
+
+
+def test_one_per_exit_code_covers_both_exit_codes() -> None:
+    assert sorted(case.expect["exit_code"] for case in ONE_PER_EXIT_CODE) == [0, 1]
+
+
+@pytest.mark.parametrize("case", ONE_PER_EXIT_CODE, ids=[c.name for c in ONE_PER_EXIT_CODE])
+def test_case_through_installed_online_cli(case: Case, fake_github: FakeGitHub) -> None:
+    check_online_cli(case, fake_github, run_cli)
 
 
 def untrusted(comment_id: int) -> str:
