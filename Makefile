@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo fake-api test test-deps e2e lint typecheck pytest bench clean cmark-gfm dist screenshot-tools screenshots
+.PHONY: demo fake-api test test-fast test-deps e2e lint typecheck pytest bench clean cmark-gfm dist screenshot-tools screenshots
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -58,8 +58,18 @@ cmark-gfm:
 	  then echo "installed cmark-gfm (the SPEC 2.4 test oracle)"; \
 	  else echo "cmark-gfm could not be installed: the SPEC 2.4 oracle tests will skip"; fi; }
 
+# The suite runs on PYTEST_WORKERS pytest-xdist workers (more than the cores: most tests
+# wait on a loopback server or a subprocess), then the tests marked `serial` (they time a
+# signal or a deadline) alone, in one process. `make test-fast` is the quick local loop: the
+# parallel part only.
+PYTEST_WORKERS ?= 4
+
 pytest: $(VENV)/.installed-test cmark-gfm
-	$(BIN)/pytest -rs
+	$(BIN)/pytest -rs -n $(PYTEST_WORKERS) -m "not serial"
+	$(BIN)/pytest -rs -m serial
+
+test-fast: $(VENV)/.installed-test
+	$(BIN)/pytest -x -n $(PYTEST_WORKERS) -m "not serial"
 
 test: lint typecheck pytest
 

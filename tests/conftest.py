@@ -134,11 +134,9 @@ def case(request: pytest.FixtureRequest) -> Case:
 @pytest.fixture
 def fake_github() -> Any:
     """A fresh loopback fake of the GitHub REST API (threaded, so requests can overlap)."""
-    from pytest_httpserver import HTTPServer
+    from tests.fake_github import FakeGitHub, LoopbackServer
 
-    from tests.fake_github import FakeGitHub
-
-    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+    server = LoopbackServer(host="127.0.0.1", port=0, threaded=True)
     server.start()
     try:
         yield FakeGitHub(server)

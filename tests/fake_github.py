@@ -33,6 +33,8 @@ from urllib.parse import quote
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
 
+from tests.clock import FakeClock
+
 TOKEN = "test-token-0123456789"
 REPO = "octo-org/plans"
 _COMMENT_PATH = re.compile(
@@ -55,6 +57,16 @@ _RENAMED_PATH = re.compile(
 )
 
 Responder = Callable[[Request], Response]
+
+
+class LoopbackServer(HTTPServer):
+    """pytest-httpserver's server, stopped within 20 ms: its serving thread polls for the
+    shutdown every 20 ms instead of the standard library's 0.5 s (``thread_target`` is the
+    documented hook; the 0.5 s was paid by every test's teardown)."""
+
+    def thread_target(self) -> None:
+        assert self.server is not None
+        self.server.serve_forever(poll_interval=0.02)
 
 
 @dataclass(frozen=True)
@@ -113,7 +125,7 @@ class Recorded:
     path: str
     query: str
     headers: dict[str, str]
-    at: float
+    at: float  # time.monotonic(), plus what the fake's clock slept (FakeGitHub.clock)
     remote_port: int = 0
     raw_uri: str = ""  # the request target as sent (percent-escapes kept)
 
@@ -144,13 +156,20 @@ def error(status: int, message: str, headers: dict[str, str] | None = None) -> R
     return lambda _request: _json_response(status, body, headers)
 
 
-def rate_limited_403(reset_in: int = 3600) -> Responder:
-    """A primary rate limit: 403, ``x-ratelimit-remaining: 0``, reset ``reset_in`` s away."""
-    return error(
-        403,
-        "API rate limit exceeded for installation ID 1234.",
-        {"x-ratelimit-remaining": "0", "x-ratelimit-reset": str(int(time.time()) + reset_in)},
-    )
+def rate_limited_403(reset_in: int = 3600, clock: Callable[[], float] = time.time) -> Responder:
+    """A primary rate limit: 403, ``x-ratelimit-remaining: 0``, reset ``reset_in`` s after
+    the moment it answers on ``clock`` (epoch seconds; give it the clock of the code under
+    test, e.g. ``fake.clock.time``, so the wait it reads is exactly ``reset_in``)."""
+
+    def respond(request: Request) -> Response:
+        reset = str(int(clock()) + reset_in)
+        return error(
+            403,
+            "API rate limit exceeded for installation ID 1234.",
+            {"x-ratelimit-remaining": "0", "x-ratelimit-reset": reset},
+        )(request)
+
+    return respond
 
 
 def too_many_requests(retry_after: int) -> Responder:
@@ -162,12 +181,13 @@ def too_many_requests(retry_after: int) -> Responder:
     )
 
 
-def retry_after_date(seconds: int) -> Responder:
-    """A secondary rate limit whose ``retry-after`` is an HTTP-date ``seconds`` from now
-    (RFC 9110 section 10.2.3), e.g. ``Sun, 06 Nov 1994 08:49:37 GMT``."""
+def retry_after_date(seconds: int, clock: Callable[[], float] = time.time) -> Responder:
+    """A secondary rate limit whose ``retry-after`` is an HTTP-date ``seconds`` from the
+    moment it answers on ``clock`` (RFC 9110 section 10.2.3), e.g.
+    ``Sun, 06 Nov 1994 08:49:37 GMT``."""
 
     def respond(request: Request) -> Response:
-        moment = datetime.fromtimestamp(int(time.time()) + seconds, tz=UTC)
+        moment = datetime.fromtimestamp(int(clock()) + seconds, tz=UTC)
         return error(
             429,
             "You have exceeded a secondary rate limit.",
@@ -275,6 +295,9 @@ class FakeGitHub:
     # Run once, right after the first page of a comment listing is served: a comment created
     # or edited during the listing, as on a live repository (offset pagination then shifts).
     during_listing: Callable[[], None] | None = None
+    # The clock of the code under test when it runs in this process (tests.in_process):
+    # ``Recorded.at`` is real time plus what was slept on it, so a backoff shows as a gap.
+    clock: FakeClock = field(default_factory=FakeClock)
     _lock: threading.Lock = field(default_factory=threading.Lock)
 
     def __post_init__(self) -> None:
@@ -386,7 +409,7 @@ class FakeGitHub:
                     request.path,
                     request.query_string.decode(),
                     {k.lower(): v for k, v in request.headers.items()},
-                    time.monotonic(),
+                    time.monotonic() + self.clock.slept,
                     int(request.environ.get("REMOTE_PORT") or 0),
                     str(request.environ.get("RAW_URI") or request.environ.get("REQUEST_URI") or ""),
                 )

@@ -12,6 +12,7 @@ from frame_spine.step.report import INPUT_NAMES, OUTPUT_NAMES
 from tests.conftest import CASES_DIR
 from tests.conftest import REPO as REPO_DIR
 from tests.fake_github import REPO, TOKEN, FakeGitHub, error
+from tests.in_process import run_action_in_process
 from tests.runner_env import ActionRun, action_metadata, run_action
 
 PLAN = (REPO_DIR / "examples" / "plan-878.md").read_text("utf-8")
@@ -31,6 +32,13 @@ SPLIT_INPUTS = {
 
 
 def act(fake: FakeGitHub, tmp_path: Path, **inputs: str) -> ActionRun:
+    """The entrypoint in this process, in the runner's environment (tests.in_process)."""
+    return run_action_in_process(tmp_path, inputs, api_url=fake.url, token=TOKEN, repository=REPO)
+
+
+def act_process(fake: FakeGitHub, tmp_path: Path, **inputs: str) -> ActionRun:
+    """The entrypoint as the container runs it, a process: for what only a process shows
+    (its exit code, the bytes on stdout, the interpreter's flags, the import path)."""
     return run_action(tmp_path, inputs, api_url=fake.url, token=TOKEN, repository=REPO)
 
 
@@ -80,7 +88,7 @@ def test_action_yml_declares_what_the_entrypoint_reads_and_writes() -> None:
 
 def test_ok_sets_every_output(fake_github: FakeGitHub, tmp_path: Path) -> None:
     serve(fake_github)
-    run = act(fake_github, tmp_path, **SPLIT_INPUTS)
+    run = act_process(fake_github, tmp_path, **SPLIT_INPUTS)
     assert (run.returncode, run.stderr) == (0, "")
     assert run.stdout == fixed_line("ok", 0)
     result = json.loads(run.outputs["result"])
@@ -364,7 +372,7 @@ def test_comment_text_never_reaches_stdout_as_a_workflow_command(
     fake_github: FakeGitHub, tmp_path: Path
 ) -> None:
     serve(fake_github, injected_sibling())
-    run = act(fake_github, tmp_path, **SPLIT_INPUTS)
+    run = act_process(fake_github, tmp_path, **SPLIT_INPUTS)
     expected_slice = "step_id: s1\n" + "\n".join(INJECTION_LINES)
     assert run.stdout == fixed_line("ok", 0)
     assert run.outputs["status"] == "ok"
@@ -446,7 +454,7 @@ def test_validate_mode_outputs_annotations_and_summary(
     fake_github: FakeGitHub, tmp_path: Path
 ) -> None:
     serve(fake_github)
-    run = act(fake_github, tmp_path, mode="validate", **{"plan-comment-id": str(PLAN_ID)})
+    run = act_process(fake_github, tmp_path, mode="validate", **{"plan-comment-id": str(PLAN_ID)})
     assert (run.returncode, run.stderr) == (1, "")
     result = json.loads(run.outputs["result"])
     assert (result["status"], result["errors"], result["warnings"]) == ("invalid", 8, 1)
@@ -555,7 +563,7 @@ def test_modules_in_the_workspace_are_never_imported(
         )
     (workspace / "frame_spine").mkdir()
     (workspace / "frame_spine" / "__init__.py").write_text("raise SystemExit(4)\n")
-    run = act(fake_github, tmp_path, **SPLIT_INPUTS)
+    run = act_process(fake_github, tmp_path, **SPLIT_INPUTS)
     assert (run.returncode, run.outputs["status"]) == (0, "ok")
     assert not (workspace / "PWNED").exists()
 

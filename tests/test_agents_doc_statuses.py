@@ -15,8 +15,8 @@ from typing import Any
 
 import pytest
 
-from tests.conftest import run_cli
 from tests.fake_github import FakeGitHub, error
+from tests.in_process import run_cli_in_process
 from tests.test_agents_doc import (
     DOC,
     EXAMPLE_VALUES,
@@ -82,7 +82,7 @@ def test_the_json_starts_with_the_keys_the_doc_lists(row: int, tmp_path: Path) -
     argv = ["lookup", *bodies(tmp_path, **body_options), "--format", "json"]
     if "--issue-number" not in dispatch:
         argv += ["--issue-number", "878"]
-    ran = run_cli(argv + dispatch)
+    ran = run_cli_in_process(argv + dispatch)
     result = json.loads(ran.stdout)
     assert result["status"] == status
     assert list(result)[: len(keys)] == keys
@@ -94,7 +94,7 @@ def test_generated_at_elided_follows_the_ok_keys(tmp_path: Path) -> None:
     later = "2026-07-18T23:00:00Z"
     argv = ["lookup", *bodies(tmp_path, plan_ts=later, stamp=later), "--issue-number", "878"]
     argv += ["--step-id", "s1", "--generated-at", TS, "--spine-digest", DIGEST, "--format", "json"]
-    result = json.loads(run_cli(argv).stdout)
+    result = json.loads(run_cli_in_process(argv).stdout)
     keys = key_table()[0][1]
     assert list(result)[: len(keys)] == keys
     assert (result["status"], result["generated_at"], result["generated_at_elided"]) == (
@@ -140,7 +140,7 @@ def test_network_errors_say_what_the_doc_tells_agents_to_retry(
         if fragment.startswith("did not"):
             fake_github.latency = 2.0
         argv = ["lookup", "--api-url", api_url, *_flags(EXAMPLE_VALUES), *extra, "--format", "json"]
-        ran = run_cli(argv, env=snippet_env(fake_github, token=True))
+        ran = run_cli_in_process(argv, env=snippet_env(fake_github, token=True))
         result = json.loads(ran.stdout)
         assert (result["status"], ran.returncode) == ("error", 1)
         assert fragment in result["message"]

@@ -17,6 +17,7 @@ import pytest
 
 from tests.conftest import CASES_DIR, clean_env, run_cli
 from tests.fake_github import REPO, TOKEN, FakeGitHub
+from tests.in_process import run_action_in_process, run_cli_in_process
 from tests.runner_env import run_action
 from tests.stand_ins import StandInGh, write_gh
 
@@ -48,9 +49,10 @@ def run_lookup(
     fake: FakeGitHub, gh: StandInGh | None, *extra: str, api_url: str | None = None, **env: str
 ) -> tuple[dict[str, object], int, bytes]:
     """One lookup of comment 7001 with the environment ``env`` (no other token variable) and
-    ``PATH`` finding the stand-in ``gh`` (or no ``gh`` at all)."""
+        ``PATH`` finding the stand-in ``gh`` (or no ``gh`` at all), in this process (the tests
+    below that call ``run_cli`` run the installed command)."""
     path = gh.path() if gh is not None else "/usr/bin:/bin"
-    completed = run_cli(
+    completed = run_cli_in_process(
         lookup_args(api_url or fake.url, "--step-id", "s2", *extra), env=clean_env(PATH=path, **env)
     )
     return json.loads(completed.stdout), completed.returncode, completed.stderr
@@ -194,6 +196,7 @@ def test_without_gh_on_path_there_is_no_token(served: FakeGitHub, tmp_path: Path
     assert served.requests == []
 
 
+@pytest.mark.serial  # times a deadline
 def test_a_gh_that_hangs_is_given_up_after_the_timeout(served: FakeGitHub, tmp_path: Path) -> None:
     gh = write_gh(tmp_path / "bin", prints=GH_TOKEN_PRINTED, sleep=30)
     started = time.monotonic()
@@ -357,7 +360,7 @@ def test_the_action_without_any_token_names_its_input_and_makes_no_request(
     served: FakeGitHub, tmp_path: Path
 ) -> None:
     gh = write_gh(tmp_path / "bin", prints=GH_TOKEN_PRINTED)
-    run = run_action(
+    run = run_action_in_process(
         tmp_path,
         {"token": "", "plan-comment-id": "7001", "step-id": "s2", "generated-at": AT},
         api_url=served.url,
@@ -375,7 +378,7 @@ def test_the_action_without_any_token_names_its_input_and_makes_no_request(
 
 
 def test_the_action_prefers_its_input_to_the_variables(served: FakeGitHub, tmp_path: Path) -> None:
-    run = run_action(
+    run = run_action_in_process(
         tmp_path,
         {"plan-comment-id": "7001", "step-id": "s2", "generated-at": AT},
         api_url=served.url,

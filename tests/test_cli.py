@@ -1,15 +1,26 @@
-"""The installed `frame-spine` command line (SPEC 9), run as a real subprocess."""
+"""The `frame-spine` command line (SPEC 9).
+
+Most checks run ``frame_spine.cli.main`` in this process (tests.in_process: the same argv,
+environment, stdin, stdout and stderr bytes and exit code); what only a process shows runs
+the installed command: a JSON lookup exiting 0 and 1, stdin, the text format's bytes, a
+usage error's exit 2, ``--version``, the fenced text in a GitHub job, stderr's one-line
+arguments, and the modules a command loads."""
 
 from __future__ import annotations
 
+import functools
 import json
 import re
+import subprocess
+import sys
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from tests.conftest import CASES_DIR, REPO, clean_env, run_cli
+from tests.in_process import run_cli_in_process
 
 PLAN = REPO / "examples" / "plan-878.md"
 SIBLING = REPO / "examples" / "sibling-878.md"
@@ -32,8 +43,13 @@ DIGEST_878 = "sha256:0808af7262f19e81d3be92c674f68bb36ac77aabbff8fc3adb8a3d403fb
 DIGEST_863 = "sha256:4a7555cc61a445f2074e43361fde049b75f44737b170ac4c6d6a500c4ee0df2e"
 
 
-def json_result(args: list[str], stdin: bytes | None = None) -> tuple[dict[str, object], int]:
-    completed = run_cli([*args, "--format", "json"], stdin=stdin)
+def json_result(
+    args: list[str], stdin: bytes | None = None, *, process: bool = False
+) -> tuple[dict[str, object], int]:
+    """The JSON result and exit code of ``frame-spine ARGS --format json``: in this process,
+    or by the installed command when ``process``."""
+    run = run_cli if process else run_cli_in_process
+    completed = run([*args, "--format", "json"], stdin=stdin)
     assert completed.stderr == b""
     lines = completed.stdout.decode("utf-8").split("\n")
     assert len(lines) == 2 and lines[1] == ""
@@ -45,7 +61,7 @@ def lookup_args(plan: Path | str, step: str = "s2", at: str = "2026-05-04T14:30:
 
 
 def test_example_lookup_is_ok_with_the_real_slice() -> None:
-    result, code = json_result(EXAMPLE)
+    result, code = json_result(EXAMPLE, process=True)
     assert code == 0
     assert list(result) == [
         "status",
@@ -65,7 +81,7 @@ def test_example_lookup_is_ok_with_the_real_slice() -> None:
 
 def test_example_other_step_is_missing_slice() -> None:
     args = [*EXAMPLE[:-1], "s2"]
-    result, code = json_result(args)
+    result, code = json_result(args, process=True)
     assert (code, result["status"], result["step_id"]) == (1, "missing-slice", "s2")
     assert result["message"] == (
         "step s2 is in the spine but no frame-slice block for it is in "
@@ -84,7 +100,7 @@ def test_text_is_the_default_format() -> None:
 
 
 def test_text_of_a_non_ok_status_has_fixed_keys_then_message() -> None:
-    completed = run_cli([*EXAMPLE[:-3], "2026-07-18T21:00:00Z", "--step-id", "s1"])
+    completed = run_cli_in_process([*EXAMPLE[:-3], "2026-07-18T21:00:00Z", "--step-id", "s1"])
     assert completed.returncode == 0
     assert completed.stdout.decode() == (
         "status: stale-spine\n"
@@ -97,7 +113,7 @@ def test_text_of_a_non_ok_status_has_fixed_keys_then_message() -> None:
 
 
 def test_plan_body_from_stdin() -> None:
-    result, code = json_result(lookup_args("-"), stdin=SINGLE.read_bytes())
+    result, code = json_result(lookup_args("-"), stdin=SINGLE.read_bytes(), process=True)
     assert (code, result["status"], result["step_id"]) == (0, "ok", "s2")
 
 
@@ -254,7 +270,17 @@ def test_empty_body_is_missing_spine_not_an_error(tmp_path: Path) -> None:
     ],
 )
 def test_usage_errors_exit_2(args: list[str], complaint: str) -> None:
-    completed = run_cli(args)
+    check_usage_error(run_cli_in_process, args, complaint)
+
+
+def test_a_usage_error_exits_2_from_the_installed_command() -> None:
+    check_usage_error(run_cli, ["lookup", "--plan-body", "x", "--step-id", "s1"], "--generated-at")
+
+
+def check_usage_error(
+    run: Callable[[list[str]], subprocess.CompletedProcess[bytes]], args: list[str], complaint: str
+) -> None:
+    completed = run(args)
     assert completed.returncode == 2
     assert completed.stdout == b""
     stderr = completed.stderr.decode()
@@ -272,7 +298,7 @@ def test_digest_text_and_json() -> None:
         0,
     )
     digest_case = CASES_DIR / "ok-digest-elides-timestamp" / "plan.md"
-    completed = run_cli(["digest", "--plan-body", "-"], stdin=digest_case.read_bytes())
+    completed = run_cli_in_process(["digest", "--plan-body", "-"], stdin=digest_case.read_bytes())
     assert completed.stdout == (DIGEST_863 + "\n").encode()
 
 
@@ -287,7 +313,7 @@ def test_digest_without_a_single_spine_reports_the_lookup_status() -> None:
         },
         1,
     )
-    completed = run_cli(
+    completed = run_cli_in_process(
         ["digest", "--plan-body", str(CASES_DIR / "missing-spine-prose" / "plan.md")]
     )
     assert completed.returncode == 1
@@ -324,13 +350,13 @@ def test_text_output_in_a_github_job_is_fenced_by_stop_commands(tmp_path: Path) 
         "",
     ]
     # Outside a GitHub job the text is printed as is.
-    assert run_cli(args).stdout.decode().startswith("status: ok\nstep_id: s1\n")
+    assert run_cli_in_process(args).stdout.decode().startswith("status: ok\nstep_id: s1\n")
 
 
 def test_json_output_never_carries_a_workflow_command(tmp_path: Path) -> None:
     plan = tmp_path / "plan.md"
     plan.write_text(INJECTED)
-    completed = run_cli([*lookup_args(plan, "s1"), "--format", "json"])
+    completed = run_cli_in_process([*lookup_args(plan, "s1"), "--format", "json"])
     stdout = completed.stdout.decode()
     assert "::" not in stdout and "##[" not in stdout
     assert json.loads(stdout)["slice"] == (
@@ -375,8 +401,8 @@ def test_leading_zeros_do_not_name_the_issue(tmp_path: Path) -> None:
 
 
 def test_text_in_a_github_job_is_byte_exact_when_nothing_could_be_a_command() -> None:
-    completed = run_cli(EXAMPLE, env=clean_env(GITHUB_ACTIONS="true"))
-    assert completed.stdout == run_cli(EXAMPLE).stdout
+    completed = run_cli_in_process(EXAMPLE, env=clean_env(GITHUB_ACTIONS="true"))
+    assert completed.stdout == run_cli_in_process(EXAMPLE).stdout
     assert completed.stdout.startswith(b"status: ok\nstep_id: s1\n")
 
 
@@ -410,11 +436,15 @@ LOADED = (
 
 
 def modules_loaded(args: list[str]) -> list[str]:
-    import subprocess
-    import sys
+    """The modules ``main(args)`` leaves loaded in a fresh interpreter (one process per
+    distinct ``args``: the answer is the same every time)."""
+    return list(_modules_loaded(tuple(args)))
 
+
+@functools.cache
+def _modules_loaded(args: tuple[str, ...]) -> tuple[str, ...]:
     completed = subprocess.run(
-        [sys.executable, "-c", LOADED, json.dumps(args)],
+        [sys.executable, "-c", LOADED, json.dumps(list(args))],
         capture_output=True,
         env=clean_env(),
         timeout=60,
@@ -422,7 +452,7 @@ def modules_loaded(args: list[str]) -> list[str]:
     )
     report = json.loads(completed.stderr.decode("utf-8"))
     assert report["exit"] in (0, 1)
-    return list(report["loaded"])
+    return tuple(report["loaded"])
 
 
 def heavy(loaded: list[str], *modes: str) -> list[str]:
@@ -494,9 +524,6 @@ BUILT = (
 
 
 def test_a_local_lookup_builds_only_the_models_it_reads() -> None:
-    import subprocess
-    import sys
-
     completed = subprocess.run(
         [sys.executable, "-c", BUILT, json.dumps([*EXAMPLE, "--format", "json"])],
         capture_output=True,

@@ -1,12 +1,15 @@
 """The bundled examples (examples/): the real 878 plan fails validation for the reason
 examples/README.md gives, and the complete plan (plan-valid.md + sibling-valid.md) validates
-with its dispatch matrix, as README.md and docs/ show it."""
+with its dispatch matrix, as README.md and docs/ show it. The complete plan's validation runs
+the installed command; the rest run ``main`` in this process (tests.in_process: the same argv
+and bytes)."""
 
 from __future__ import annotations
 
 import json
 
 from tests.conftest import REPO, run_cli
+from tests.in_process import run_cli_in_process
 
 EXAMPLES = REPO / "examples"
 VALID = [
@@ -23,7 +26,7 @@ def test_the_complete_example_plan_is_valid() -> None:
 
 
 def test_the_complete_example_plan_dispatches_nine_steps_in_six_waves() -> None:
-    ran = run_cli(["validate", *VALID, "--format", "json"])
+    ran = run_cli_in_process(["validate", *VALID, "--format", "json"])
     result = json.loads(ran.stdout)
     assert (result["status"], result["errors"], result["warnings"], result["findings"]) == (
         "valid",
@@ -50,7 +53,7 @@ def test_the_complete_example_plan_dispatches_nine_steps_in_six_waves() -> None:
 
 def test_every_step_of_the_complete_example_looks_up_ok() -> None:
     for step in range(1, 10):
-        ran = run_cli(
+        ran = run_cli_in_process(
             [
                 "lookup",
                 *VALID,
@@ -68,7 +71,7 @@ def test_every_step_of_the_complete_example_looks_up_ok() -> None:
 
 
 def test_the_real_878_example_is_invalid_for_its_eight_missing_slices() -> None:
-    ran = run_cli(
+    ran = run_cli_in_process(
         [
             "validate",
             "--plan-body",

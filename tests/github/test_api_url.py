@@ -28,7 +28,6 @@ from unittest import mock
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
-from pytest_httpserver import HTTPServer
 
 from frame_spine import action, cli
 from frame_spine.github.urls import (
@@ -42,7 +41,7 @@ from frame_spine.github.urls import (
 )
 from frame_spine.inputs import check_api_url
 from tests.conftest import clean_env, run_cli
-from tests.fake_github import REPO, TOKEN, FakeGitHub
+from tests.fake_github import REPO, TOKEN, FakeGitHub, LoopbackServer
 from tests.runner_env import parse_output_file, run_action, runner_environment
 from tests.test_action import PLAN, PLAN_ID, SIBLING, SIBLING_ID, SPLIT_INPUTS
 
@@ -465,7 +464,7 @@ def refused_urls(draw: st.DrawFn, port: str) -> Drawn:
 @pytest.fixture(scope="module")
 def quiet_fake() -> Iterator[FakeGitHub]:
     """A loopback fake that no refused value may reach (shared by the property's examples)."""
-    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+    server = LoopbackServer(host="127.0.0.1", port=0, threaded=True)
     server.start()
     try:
         yield FakeGitHub(server)
@@ -493,7 +492,7 @@ def test_no_part_of_a_refused_urls_secrets_is_ever_emitted(
 @pytest.fixture
 def ipv6_fake() -> Iterator[FakeGitHub]:
     """The fake on ``::1``."""
-    server = HTTPServer(host="::1", port=0, threaded=True)
+    server = LoopbackServer(host="::1", port=0, threaded=True)
     server.start()
     try:
         yield FakeGitHub(server)

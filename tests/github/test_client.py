@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from werkzeug import Request, Response
 
+from tests.clock import FakeClock
 from tests.conftest import CASES_DIR, clean_env, run_cli
 from tests.conftest import REPO as REPO_DIR
 from tests.fake_github import (
@@ -23,6 +24,7 @@ from tests.fake_github import (
     rate_limited_403,
     too_many_requests,
 )
+from tests.in_process import run_cli_in_process
 
 PLAN = (REPO_DIR / "examples" / "plan-878.md").read_text("utf-8")
 SIBLING = (REPO_DIR / "examples" / "sibling-878.md").read_text("utf-8")
@@ -58,9 +60,14 @@ def lookup(
         "json",
         *extra,
     ]
+    # In this process, on the fake's clock: a backoff is slept on it, not waited for, and
+    # ``elapsed`` is the real time plus what was slept (what a real clock would show).
+    clock = fake.clock if isinstance(fake, FakeGitHub) else FakeClock()
     started = time.monotonic()
-    completed = run_cli(args, env=env if env is not None else clean_env(GITHUB_TOKEN=TOKEN))
-    elapsed = time.monotonic() - started
+    completed = run_cli_in_process(
+        args, env=env if env is not None else clean_env(GITHUB_TOKEN=TOKEN), clock=clock
+    )
+    elapsed = time.monotonic() - started + clock.slept
     assert completed.stderr == b""
     return json.loads(completed.stdout), completed.returncode, elapsed
 
@@ -354,7 +361,7 @@ def test_403_permission_denied(fake_github: FakeGitHub) -> None:
 
 
 def test_403_rate_limited_with_a_far_reset_gives_up_at_once(fake_github: FakeGitHub) -> None:
-    fake_github.script(7001, forever=rate_limited_403(reset_in=3600))
+    fake_github.script(7001, forever=rate_limited_403(reset_in=3600, clock=fake_github.clock.time))
     result, code, elapsed = fault_lookup(fake_github)
     assert (result["status"], code) == ("gh-rate-limited", 1)
     message = str(result["message"])
@@ -423,6 +430,7 @@ def test_500_forever_is_an_error_after_three_attempts(fake_github: FakeGitHub) -
     assert elapsed < 20
 
 
+@pytest.mark.serial  # times a deadline
 def test_a_server_slower_than_the_timeout(fake_github: FakeGitHub) -> None:
     def slow(request: Request) -> Response:
         time.sleep(3)

@@ -14,6 +14,7 @@ from werkzeug import Request, Response
 
 from tests.conftest import CASES_DIR, clean_env, run_cli
 from tests.fake_github import REPO, TOKEN, FakeGitHub, error, too_many_requests
+from tests.in_process import run_cli_in_process
 
 SINGLE = (CASES_DIR / "ok-single-comment" / "plan.md").read_text("utf-8")
 AT = "2026-05-04T14:30:00Z"
@@ -110,7 +111,10 @@ def test_the_token_appears_in_nothing_the_cli_writes(
 ) -> None:
     status, setup = SCENARIOS[scenario]
     args = setup(fake_github)
-    completed = run_cli(
+    # Each scenario once through the installed command (every byte the process writes, a
+    # child's included); its other forms in this process, through the same streams.
+    run = run_cli if (given, output_format) == (TOKEN, "json") else run_cli_in_process
+    completed = run(
         [
             *args,
             "--repo",

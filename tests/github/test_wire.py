@@ -12,8 +12,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from pytest_httpserver import HTTPServer
 
+from tests.clock import FakeClock
 from tests.conftest import CASES_DIR, clean_env, run_cli
 from tests.fake_github import (
     OWNER,
@@ -21,6 +21,7 @@ from tests.fake_github import (
     TOKEN,
     DripServer,
     FakeGitHub,
+    LoopbackServer,
     dripping_body,
     error,
     gzip_bomb,
@@ -31,6 +32,7 @@ from tests.fake_github import (
     self_signed_tls,
     too_many_requests,
 )
+from tests.in_process import run_cli_in_process
 
 SINGLE = (CASES_DIR / "ok-single-comment" / "plan.md").read_text("utf-8")
 SINGLE_AT = "2026-05-04T14:30:00Z"
@@ -42,20 +44,30 @@ MOVED_RID = " (request id F00D:MOVED)"  # on redirects
 
 
 def run_lookup(
-    api: str, *extra: str, env: dict[str, str] | None = None, step: str = "s2"
+    api: str,
+    *extra: str,
+    env: dict[str, str] | None = None,
+    step: str = "s2",
+    clock: FakeClock | None = None,
 ) -> tuple[dict[str, Any], int, float, bytes]:
-    """`frame-spine lookup --repo ... --plan-comment-id 7001`; (result, exit, seconds, stderr)."""
+    """`frame-spine lookup --repo ... --plan-comment-id 7001`; (result, exit, seconds, stderr).
+
+    In this process, on ``clock`` (the fake's, when its answers read the time): the seconds
+    are the real ones plus what was slept on the clock."""
     args = ["lookup", "--repo", REPO, "--api-url", api, "--plan-comment-id", "7001"]
     args += ["--generated-at", SINGLE_AT, "--step-id", step, "--format", "json", *extra]
+    clock = clock or FakeClock()
     started = time.monotonic()
-    completed = run_cli(args, env=env if env is not None else clean_env(GITHUB_TOKEN=TOKEN))
-    elapsed = time.monotonic() - started
+    completed = run_cli_in_process(
+        args, env=env if env is not None else clean_env(GITHUB_TOKEN=TOKEN), clock=clock
+    )
+    elapsed = time.monotonic() - started + clock.slept
     return json.loads(completed.stdout), completed.returncode, elapsed, completed.stderr
 
 
 def expected_slice() -> str:
     """The s2 slice of the single-comment plan, as a plain offline lookup reports it."""
-    completed = run_cli(
+    completed = run_cli_in_process(
         [
             "lookup",
             "--plan-body",
@@ -80,7 +92,7 @@ def comment_bytes(fake: FakeGitHub, text: str | None, **changes: Any) -> bytes:
 @pytest.fixture
 def other_github() -> Iterator[FakeGitHub]:
     """A second fake on another port: another origin, which must never be asked anything."""
-    server = HTTPServer(host="127.0.0.1", port=0, threaded=True)
+    server = LoopbackServer(host="127.0.0.1", port=0, threaded=True)
     server.start()
     try:
         yield FakeGitHub(server)
@@ -312,8 +324,8 @@ def test_issue_urls_compare_case_insensitively_and_allow_the_enterprise_prefix(
 
 def test_retry_after_as_an_http_date_is_waited_out(fake_github: FakeGitHub) -> None:
     fake_github.add_comment(7001, SINGLE, 863)
-    fake_github.script(7001, retry_after_date(2))
-    result, code, elapsed, _ = run_lookup(fake_github.url)
+    fake_github.script(7001, retry_after_date(2, clock=fake_github.clock.time))
+    result, code, elapsed, _ = run_lookup(fake_github.url, clock=fake_github.clock)
     assert (result["status"], code) == ("ok", 0)
     gap = fake_github.requests[1].at - fake_github.requests[0].at
     assert 0.9 <= gap < 4  # the date has whole seconds: 1-2 s, never the 60 s fallback
@@ -324,8 +336,8 @@ def test_retry_after_http_date_beyond_max_wait_gives_the_reset_instant(
     fake_github: FakeGitHub,
 ) -> None:
     fake_github.add_comment(7001, SINGLE, 863)
-    fake_github.script(7001, retry_after_date(120))
-    result, code, _, _ = run_lookup(fake_github.url)
+    fake_github.script(7001, retry_after_date(120, clock=fake_github.clock.time))
+    result, code, _, _ = run_lookup(fake_github.url, clock=fake_github.clock)
     assert (result["status"], code) == ("gh-rate-limited", 1)
     assert re.fullmatch(
         rf"{WHAT}: rate limited by the GitHub API until 20\d\d-\d\d-\d\dT\d\d:\d\d:\d\dZ "
@@ -553,7 +565,7 @@ def test_http_202_is_an_error_not_an_endless_wait(fake_github: FakeGitHub) -> No
 
 def listing(fake: FakeGitHub, *args: str) -> tuple[dict[str, Any], int]:
     command = [*args, "--repo", REPO, "--api-url", fake.url, "--format", "json"]
-    completed = run_cli(command, env=clean_env(GITHUB_TOKEN=TOKEN))
+    completed = run_cli_in_process(command, env=clean_env(GITHUB_TOKEN=TOKEN))
     return json.loads(completed.stdout), completed.returncode
 
 
@@ -655,6 +667,7 @@ def test_an_issue_listing_with_comments_of_another_issue_is_an_error(
 # ---- timeouts bound the whole request -----------------------------------------------------------
 
 
+@pytest.mark.serial  # times a deadline
 def test_a_dripping_body_ends_at_the_timeout(fake_github: FakeGitHub) -> None:
     fake_github.script(7001, dripping_body(comment_bytes(fake_github, SINGLE), 0.5))
     result, code, elapsed, _ = run_lookup(fake_github.url, "--timeout", "2")
@@ -666,6 +679,7 @@ def test_a_dripping_body_ends_at_the_timeout(fake_github: FakeGitHub) -> None:
     assert 1.9 < elapsed < 5
 
 
+@pytest.mark.serial  # times a deadline
 def test_dripping_headers_end_at_the_timeout() -> None:
     answer = b"HTTP/1.1 200 OK\r\ncontent-type: application/json\r\ncontent-length: 2\r\n\r\n{}"
     server = DripServer(answer, 0.5)
@@ -681,6 +695,7 @@ def test_dripping_headers_end_at_the_timeout() -> None:
         server.stop()
 
 
+@pytest.mark.serial  # times a deadline
 def test_dripping_over_tls_ends_at_the_timeout(tmp_path: Path) -> None:
     context, cert = self_signed_tls(tmp_path)
     answer = b"HTTP/1.1 200 OK\r\ncontent-length: 2\r\n\r\n{}"
@@ -701,7 +716,7 @@ def test_dripping_over_tls_ends_at_the_timeout(tmp_path: Path) -> None:
 def tls_github(tmp_path: Path) -> Iterator[tuple[FakeGitHub, str]]:
     """The fake over HTTPS (a self-signed certificate) and the certificate's path."""
     context, cert = self_signed_tls(tmp_path)
-    server = HTTPServer(host="localhost", port=0, ssl_context=context, threaded=True)
+    server = LoopbackServer(host="localhost", port=0, ssl_context=context, threaded=True)
     server.start()
     try:
         yield FakeGitHub(server), cert
@@ -736,6 +751,7 @@ def test_listing_pages_share_one_kept_alive_connection(tmp_path: Path, tls: bool
         server.stop()
 
 
+@pytest.mark.serial  # times a deadline
 @pytest.mark.parametrize("tls", [False, True], ids=["http", "https"])
 def test_a_kept_alive_connection_is_bounded_by_the_timeout_too(tmp_path: Path, tls: bool) -> None:
     server = kept_alive_listing(tmp_path, tls, second_page_drips=True)

@@ -2,7 +2,10 @@
 loopback fake of the GitHub REST API: lookup, validate and render by id (plan and sibling),
 validate and render by discovery, audit; each association, ``@login``, ``write`` answered
 write/read/403/404, ``any``, malformed policies, a missing association, a deleted account.
-Exact results and exact request logs."""
+Exact results and exact request logs. The runs are ``main`` in this process
+(tests.in_process: the same argv, environment and bytes) but for one or two per mode by the
+installed command: lookup's JSON and text of a drive-by plan, validate and render by id of an
+untrusted plan, an audit of trusted and untrusted plans."""
 
 from __future__ import annotations
 
@@ -24,6 +27,7 @@ from tests.fake_github import (
     User,
     error,
 )
+from tests.in_process import run_cli_in_process
 
 EXAMPLES = REPO_DIR / "examples"
 PLAN_878 = (EXAMPLES / "plan-878.md").read_text("utf-8")
@@ -67,8 +71,13 @@ requirement-contract: |
 EVIL_TEXT = "evil.example"
 
 
-def cli(command: str, fake: FakeGitHub, *args: str, fmt: str = "json") -> tuple[str, int]:
-    completed = run_cli(
+def cli(
+    command: str, fake: FakeGitHub, *args: str, fmt: str = "json", process: bool = False
+) -> tuple[str, int]:
+    """``frame-spine COMMAND --repo .. --api-url FAKE ARGS --format FMT`` through ``main`` in
+    this process, or by the installed command when ``process``: stdout and exit code."""
+    run = run_cli if process else run_cli_in_process
+    completed = run(
         [command, "--repo", REPO, "--api-url", fake.url, *args, "--format", fmt],
         env=clean_env(GITHUB_TOKEN=TOKEN),
     )
@@ -76,8 +85,10 @@ def cli(command: str, fake: FakeGitHub, *args: str, fmt: str = "json") -> tuple[
     return completed.stdout.decode("utf-8"), completed.returncode
 
 
-def json_cli(command: str, fake: FakeGitHub, *args: str) -> tuple[dict[str, Any], int]:
-    stdout, code = cli(command, fake, *args)
+def json_cli(
+    command: str, fake: FakeGitHub, *args: str, process: bool = False
+) -> tuple[dict[str, Any], int]:
+    stdout, code = cli(command, fake, *args, process=process)
     return json.loads(stdout), code
 
 
@@ -184,6 +195,7 @@ def test_lookup_of_a_drive_by_plan_says_why_and_shows_no_slice_text(
         "s1",
         "--generated-at",
         "current",
+        process=True,
     )
     assert code == 1
     assert (
@@ -202,6 +214,7 @@ def test_lookup_of_a_drive_by_plan_says_why_and_shows_no_slice_text(
         "--generated-at",
         "current",
         fmt="text",
+        process=True,
     )
     assert (text, code) == (f"status: plan-identity-mismatch\nmessage: {message}\n", 1)
     assert EVIL_TEXT not in stdout + text
@@ -388,7 +401,7 @@ def test_trusted_authors_with_a_local_body_is_a_usage_error() -> None:
         "error: --plan-body and --trusted-authors cannot be combined: choose one source\n"
     )
     for command in ("validate", "render"):
-        completed = run_cli(
+        completed = run_cli_in_process(
             [command, "--plan-body", str(EXAMPLES / "plan-878.md"), "--trusted-authors", "any"]
         )
         assert completed.returncode == 2
@@ -426,7 +439,9 @@ def test_validate_by_id_of_an_untrusted_plan_is_its_status_without_findings(
     fake_github: FakeGitHub,
 ) -> None:
     serve_901(fake_github, plan=DRIVE_BY)
-    result, code = json_cli("validate", fake_github, "--plan-comment-id", str(PLAN_901_ID))
+    result, code = json_cli(
+        "validate", fake_github, "--plan-comment-id", str(PLAN_901_ID), process=True
+    )
     assert (result, code) == (
         {
             "status": "plan-identity-mismatch",
@@ -515,7 +530,9 @@ def test_validate_of_an_issue_whose_only_plan_is_untrusted(fake_github: FakeGitH
 
 def test_render_by_id_of_an_untrusted_plan_draws_nothing(fake_github: FakeGitHub) -> None:
     serve_901(fake_github, plan=DRIVE_BY)
-    result, code = json_cli("render", fake_github, "--plan-comment-id", str(PLAN_901_ID))
+    result, code = json_cli(
+        "render", fake_github, "--plan-comment-id", str(PLAN_901_ID), process=True
+    )
     message = (
         f"comment {PLAN_901_ID} was written by drive-by (NONE, {NO_PERMISSION}), not a trusted "
         f"author; {DEFAULT}"
@@ -612,7 +629,7 @@ def test_audit_classifies_only_trusted_plans_and_counts_the_others(
     serve_901(fake_github)
     drive_by_plan(fake_github)  # newer than the maintainer's plan on 901
     drive_by_plan(fake_github, 902, 7000000998)  # the only plan-like comment of 902
-    report, code = json_cli("audit", fake_github, "--state", "all")
+    report, code = json_cli("audit", fake_github, "--state", "all", process=True)
     assert code == 0
     assert [
         (p["issue"], p["plan_comment_id"], p["state"], p["untrusted_plan_comments"])

@@ -13,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.fake_github import REPO, TOKEN, FakeGitHub
+from tests.in_process import run_action_in_process
 from tests.modes.audit.repo import STAMP as AUDIT_STAMP
 from tests.modes.audit.repo import plan as audit_plan
 from tests.modes.audit.repo import sibling as audit_sibling
@@ -50,7 +51,13 @@ def run_writing(
     path: str,
     command_prefix: tuple[str, ...] = (),
 ) -> ActionRun:
+    """The entrypoint writing ``path`` to the file input ``name``: in this process, or as a
+    process run through ``command_prefix`` when one is given (a capability dropped)."""
     inputs = {**prepare(fake, name), name: path}
+    if not command_prefix:
+        return run_action_in_process(
+            tmp_path, inputs, api_url=fake.url, token=TOKEN, repository=REPO
+        )
     return run_action(
         tmp_path,
         inputs,

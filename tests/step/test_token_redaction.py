@@ -19,6 +19,7 @@ import pytest
 from werkzeug import Request, Response
 
 from tests.fake_github import REPO, TOKEN, FakeGitHub, error
+from tests.in_process import run_action_in_process
 from tests.modes.audit.repo import STAMP as AUDIT_STAMP
 from tests.modes.audit.repo import plan as audit_plan
 from tests.modes.audit.repo import sibling as audit_sibling
@@ -248,7 +249,10 @@ def test_token_appears_in_nothing_the_action_emits(
     # ENV_SECRET rides along in every comment body the fake serves.
     for payload in fake_github.comments.values():
         payload["body"] = (payload["body"] or "") + f"\n{ENV_SECRET}\n"
-    run = run_action(
+    # Each scenario's plain token through the entrypoint as a process (every byte it writes);
+    # the other forms in this process, with the same environment and files.
+    run_entrypoint = run_action if form == "plain" else run_action_in_process
+    run = run_entrypoint(
         tmp_path,
         {**inputs, "token": token},
         api_url=fake_github.url,
@@ -327,8 +331,8 @@ def test_a_value_too_short_to_be_a_token_changes_nothing_the_action_emits(
     if not fetches:
         inputs["step-id"] = "step one"  # refused before any request
 
-    def run(folder: str, given: str, **env: str) -> ActionRun:
-        return run_action(
+    def run(folder: str, given: str, **env: str) -> ActionRun:  # in this process
+        return run_action_in_process(
             tmp_path / folder,
             {**inputs, "token": given},
             api_url=fake_github.url,

@@ -104,13 +104,23 @@ class ApiSettings:
         )
 
 
+#: How a session waits (seconds) and reads the time (epoch seconds) when it is given no
+#: ``sleep``/``clock`` of its own, looked up when the session is made: the entry points make
+#: their sessions, so a test that runs one in-process puts a fake clock here (SPEC 6's backoffs
+#: and rate-limit waits then take no real time, and the reset a fake API computes is read on
+#: the same clock).
+DEFAULT_SLEEP: Callable[[float], None] = time.sleep
+DEFAULT_CLOCK: Callable[[], float] = time.time
+
+
 class ApiSession:
     """Requests of one fetcher: connections (one per thread at a time, idle ones reused),
     GETs through the wire, retries, and the run's shared state.
 
     Args:
         settings: the :class:`ApiSettings`.
-        sleep: how to wait (seconds). clock: the current time in epoch seconds.
+        sleep: how to wait (seconds); :data:`DEFAULT_SLEEP` when ``None``.
+        clock: the current time in epoch seconds; :data:`DEFAULT_CLOCK` when ``None``.
         on_request: called with a :class:`~frame_spine.github.request_log.RequestRecord` per
             request (every attempt and redirect hop; SPEC 8 debug logging).
         token_problem: why the token cannot be sent (or that there is none); every request
@@ -124,14 +134,14 @@ class ApiSession:
         self,
         settings: ApiSettings,
         *,
-        sleep: Callable[[float], None] = time.sleep,
-        clock: Callable[[], float] = time.time,
+        sleep: Callable[[float], None] | None = None,
+        clock: Callable[[], float] | None = None,
         on_request: RequestListener | None = None,
         token_problem: TokenProblem | None = None,
     ) -> None:
         self.settings = settings
-        self._sleep = sleep
-        self._clock = clock
+        self._sleep = sleep if sleep is not None else DEFAULT_SLEEP
+        self._clock = clock if clock is not None else DEFAULT_CLOCK
         self._lock = threading.Lock()
         self._rate_limit_waited = 0.0
         self.run = WireRun(on_request)

@@ -18,6 +18,7 @@ from frame_spine.validation.rules import validate_scanned
 from tests.builders import slice_block
 from tests.conftest import clean_env, run_cli
 from tests.fake_github import REPO, TOKEN, FakeGitHub, error
+from tests.in_process import run_action_in_process, run_cli_in_process
 from tests.modes.audit.repo import STAMP, Expected, plan, populate, sibling, slices, spine
 from tests.runner_env import run_action
 
@@ -25,7 +26,9 @@ STATES = [state.value for state in AuditState]
 
 
 def audit(fake: FakeGitHub, *extra: str) -> tuple[dict[str, object], int]:
-    completed = run_cli(
+    """`frame-spine audit --format json` in this process (the text table and the usage error
+    below run the installed command)."""
+    completed = run_cli_in_process(
         ["audit", "--repo", REPO, "--api-url", fake.url, "--format", "json", *extra],
         env=clean_env(GITHUB_TOKEN=TOKEN),
     )
@@ -411,7 +414,7 @@ def test_audit_mode_in_the_action(
 
 def test_audit_mode_fails_on_findings_by_default(fake_github: FakeGitHub, tmp_path: Path) -> None:
     fake_github.add_comment(11, plan(5, spine(99)), 5)
-    run = run_action(
+    run = run_action_in_process(
         tmp_path,
         {"mode": "audit", "issue-state": "all"},
         api_url=fake_github.url,
@@ -427,7 +430,7 @@ def test_audit_mode_fails_on_findings_by_default(fake_github: FakeGitHub, tmp_pa
 
 def test_audit_mode_fetch_failure(fake_github: FakeGitHub, tmp_path: Path) -> None:
     fake_github.script(0, error(500, "boom"), error(500, "boom"), error(500, "boom"))
-    run = run_action(
+    run = run_action_in_process(
         tmp_path,
         {"mode": "audit", "issue-state": "all"},
         api_url=fake_github.url,

@@ -1,4 +1,6 @@
-"""Every conformance case passes through the library API and through the installed CLI."""
+"""Every conformance case passes through the library API and through the CLI's ``main`` in
+this process (the same argv, stdout and stderr bytes and exit code); one case per kind of
+process result (exit code, output format, one body or two) through the installed command."""
 
 from __future__ import annotations
 
@@ -12,6 +14,7 @@ from frame_spine.modes.lookup.render import result_json, result_text
 from frame_spine.modes.lookup.rules import lookup
 from tests.builders import checked_request
 from tests.conftest import CASES, CASES_DIR, REPO, Case, expectation_failures, run_cli
+from tests.in_process import run_cli_in_process
 
 
 def library_lookup(case: Case) -> LookupResult:
@@ -45,6 +48,33 @@ def test_case_through_library(case: Case) -> None:
 
 
 def test_case_through_cli(case: Case) -> None:
+    completed = run_cli_in_process(case.cli_args())
+    stdout = completed.stdout.decode("utf-8")
+    assert completed.stderr == b""
+    assert expectation_failures(case, stdout, completed.returncode) == []
+
+
+def process_kind(case: Case) -> tuple[int, str, bool]:
+    """What a process run of the case shows beyond ``main``: its exit code, its output
+    format and whether it reads one body or two."""
+    return case.expect["exit_code"], case.format, bool(case.spec.get("body"))
+
+
+#: One case per kind of process result, run by the installed command.
+ONE_PER_KIND = list({process_kind(case): case for case in CASES}.values())
+
+
+def test_one_per_kind_covers_both_exit_codes_formats_and_body_kinds() -> None:
+    assert sorted(process_kind(case) for case in ONE_PER_KIND) == [
+        (0, "json", False),
+        (0, "json", True),
+        (0, "text", False),
+        (1, "json", False),
+    ]
+
+
+@pytest.mark.parametrize("case", ONE_PER_KIND, ids=[case.name for case in ONE_PER_KIND])
+def test_case_through_installed_cli(case: Case) -> None:
     completed = run_cli(case.cli_args())
     stdout = completed.stdout.decode("utf-8")
     assert completed.stderr == b""

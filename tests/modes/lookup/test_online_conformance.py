@@ -2,19 +2,24 @@
 against the loopback fake of the REST API (see tests/conformance/README.md). Served by a
 trusted author (the fake's default, the repository's owner) each case passes as it does
 locally; served by a drive-by commenter (SPEC 6.1) it is ``plan-identity-mismatch``, or
-``sibling-identity-mismatch`` when only the sibling is the drive-by's."""
+``sibling-identity-mismatch`` when only the sibling is the drive-by's.
+
+The cases run the entry points in this process (tests.in_process), with the same argv,
+environment and files; one trusted case per exit code runs the installed command (a
+process)."""
 
 from __future__ import annotations
 
 import json
 import re
 from pathlib import Path
+from typing import Any
 
 import pytest
 
 from tests.conftest import CASES, Case, clean_env, expectation_failures, run_cli
 from tests.fake_github import DRIVE_BY, OWNER, REPO, TOKEN, FakeGitHub, User
-from tests.runner_env import run_action
+from tests.in_process import run_action_in_process, run_cli_in_process
 
 PLAN_ID = 4995960001
 OTHER_SIBLING_ID = 4995960002
@@ -75,16 +80,34 @@ def online_args(
     return args
 
 
-@pytest.mark.parametrize("case", ONLINE, ids=[c.name for c in ONLINE])
-def test_case_through_online_cli(case: Case, fake_github: FakeGitHub) -> None:
+def check_online_cli(case: Case, fake_github: FakeGitHub, run: Any) -> None:
+    """Serve the case trusted, run ``run(argv, env=...)``, check its result and requests."""
     issue, sibling_id = serve_case(fake_github, case)
-    completed = run_cli(
+    completed = run(
         online_args(case, fake_github, issue, sibling_id), env=clean_env(GITHUB_TOKEN=TOKEN)
     )
     assert completed.stderr == b""
     assert expectation_failures(case, completed.stdout.decode(), completed.returncode) == []
     expected_gets = 0 if case.expect["status"] == "error" else 1 + (sibling_id is not None)
     assert len(fake_github.requests) == expected_gets
+
+
+@pytest.mark.parametrize("case", ONLINE, ids=[c.name for c in ONLINE])
+def test_case_through_online_cli(case: Case, fake_github: FakeGitHub) -> None:
+    check_online_cli(case, fake_github, run_cli_in_process)
+
+
+#: One trusted case per exit code, run by the installed command.
+ONE_PER_EXIT_CODE = list({case.expect["exit_code"]: case for case in ONLINE}.values())
+
+
+def test_one_per_exit_code_covers_both_exit_codes() -> None:
+    assert sorted(case.expect["exit_code"] for case in ONE_PER_EXIT_CODE) == [0, 1]
+
+
+@pytest.mark.parametrize("case", ONE_PER_EXIT_CODE, ids=[c.name for c in ONE_PER_EXIT_CODE])
+def test_case_through_installed_online_cli(case: Case, fake_github: FakeGitHub) -> None:
+    check_online_cli(case, fake_github, run_cli)
 
 
 def untrusted(comment_id: int) -> str:
@@ -100,7 +123,7 @@ def test_case_by_an_untrusted_author_through_online_cli(
     case: Case, fake_github: FakeGitHub
 ) -> None:
     issue, sibling_id = serve_case(fake_github, case, plan_author=DRIVE_BY)
-    completed = run_cli(
+    completed = run_cli_in_process(
         online_args(case, fake_github, issue, sibling_id), env=clean_env(GITHUB_TOKEN=TOKEN)
     )
     assert completed.stderr == b""
@@ -135,7 +158,7 @@ def test_case_with_an_untrusted_sibling_through_online_cli(
 ) -> None:
     issue, sibling_id = serve_case(fake_github, case, sibling_author=DRIVE_BY)
     assert sibling_id is not None
-    completed = run_cli(
+    completed = run_cli_in_process(
         online_args(case, fake_github, issue, sibling_id), env=clean_env(GITHUB_TOKEN=TOKEN)
     )
     result = json.loads(completed.stdout)
@@ -169,7 +192,9 @@ def test_case_through_action_entrypoint(
         "spine-digest": spec.get("spine_digest") or "",
         "fail-on": "never",
     }
-    run = run_action(tmp_path, inputs, api_url=fake_github.url, token=TOKEN, repository=REPO)
+    run = run_action_in_process(
+        tmp_path, inputs, api_url=fake_github.url, token=TOKEN, repository=REPO
+    )
     assert run.returncode == 0, run.stderr
     assert run.stderr == ""
     outputs = run.outputs
@@ -208,7 +233,9 @@ def test_case_by_an_untrusted_author_through_action_entrypoint(
         "spine-digest": spec.get("spine_digest") or "",
         "fail-on": "never",
     }
-    run = run_action(tmp_path, inputs, api_url=fake_github.url, token=TOKEN, repository=REPO)
+    run = run_action_in_process(
+        tmp_path, inputs, api_url=fake_github.url, token=TOKEN, repository=REPO
+    )
     assert (run.returncode, run.stderr) == (0, "")
     if case.expect["status"] == "error":
         assert run.outputs["status"] == "error"

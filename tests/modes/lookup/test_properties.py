@@ -14,6 +14,7 @@ Three families:
 
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass
 from datetime import datetime
 from typing import Any
@@ -116,8 +117,12 @@ def _join(pieces: list[tuple[str, str]]) -> str:
     return "".join(piece + separator for piece, separator in pieces)
 
 
+@functools.cache
 def grammar_text(*, allow_cr: bool = True) -> st.SearchStrategy[str]:
-    """Text biased towards the block/spine grammar (``allow_cr=False``: no ``\\r`` at all)."""
+    """Text biased towards the block/spine grammar (``allow_cr=False``: no ``\\r`` at all).
+
+    One strategy object per ``allow_cr`` (cached): the composites below draw from it many
+    times per example, and building and validating a strategy costs more than drawing."""
     fragments = [f for f in FRAGMENTS if allow_cr or "\r" not in f]
     separators = [s for s in SEPARATORS if allow_cr or "\r" not in s]
     blacklist = "" if allow_cr else "\r"
@@ -146,10 +151,16 @@ class Stamp:
         return self.moment, int(self.fraction.ljust(9, "0")) if self.fraction else 0
 
 
+# The strategies the composites draw from, built once (building one per draw cost more CPU
+# than the draws; the values drawn are the same).
+MOMENTS = st.datetimes(min_value=datetime(1970, 1, 1), max_value=datetime(2099, 12, 31))
+FRACTIONS = st.one_of(st.just(""), st.from_regex(r"[0-9]{1,9}", fullmatch=True))
+
+
 @st.composite
 def stamps(draw: st.DrawFn) -> Stamp:
-    moment = draw(st.datetimes(min_value=datetime(1970, 1, 1), max_value=datetime(2099, 12, 31)))
-    fraction = draw(st.one_of(st.just(""), st.from_regex(r"[0-9]{1,9}", fullmatch=True)))
+    moment = draw(MOMENTS)
+    fraction = draw(FRACTIONS)
     return Stamp(moment.replace(microsecond=0), fraction)
 
 
@@ -178,6 +189,40 @@ RC_ALPHABET = st.characters(whitelist_categories=("L", "N"), whitelist_character
 PAYLOAD_LINE = st.text(
     st.characters(blacklist_characters="\r\n", blacklist_categories=("Cs",)), max_size=30
 ).filter(lambda line: "-->" not in line)
+PROSE_LINES = st.lists(st.sampled_from(SAFE_PROSE), max_size=4)
+FENCES = st.sampled_from(["```", "~~~"])
+SLICE_KEYS = st.sampled_from(["step_id", "step_id", "id"])
+SLICE_LINES = st.lists(
+    st.sampled_from(
+        [
+            "provides: [implement-code]",
+            "depends-on: []",
+            "ac-refs: [AC1]",
+            "requirement-contract: |",
+            "  Indented free text, kept verbatim.",
+            "",
+            "  <!-- frame-spine inside a payload is payload",
+            "  ``` a fence line inside a payload is payload",
+        ]
+    ),
+    max_size=5,
+)
+PAYLOAD_LINES = st.lists(PAYLOAD_LINE, max_size=3)
+SLICE_FORMS = st.sampled_from(["open", "open-inline-closer", "bare"])
+STEP_NUMBERS = st.lists(st.integers(0, 99_999), min_size=1, max_size=7, unique=True)
+PORT_NAMES = st.lists(
+    st.from_regex(r"[A-Za-z0-9_-]{1,12}", fullmatch=True),
+    min_size=1,
+    max_size=4,
+    unique_by=str.lower,
+)
+CYCLES = st.one_of(st.none(), st.integers(0, 9))
+RCS = st.text(RC_ALPHABET, min_size=1, max_size=40)
+AC_REFS = st.lists(st.from_regex(r"AC[0-9]{1,2}", fullmatch=True), max_size=3)
+DIGITS = st.integers(0, 9)
+TERMINALS = st.sampled_from(["true", "false"])
+COMMENT_IDS = st.integers(1, 10**12)
+SCHEMA_VERSIONS = st.sampled_from(["1", "2"])
 
 
 @dataclass(frozen=True)
@@ -209,11 +254,9 @@ def _fenced_example(step: str, fence: str) -> list[str]:
 
 @st.composite
 def prose(draw: st.DrawFn, steps: list[str]) -> list[str]:
-    lines = draw(st.lists(st.sampled_from(SAFE_PROSE), max_size=4))
+    lines = draw(PROSE_LINES)
     if steps and draw(st.booleans()):
-        lines += _fenced_example(
-            draw(st.sampled_from(steps)), draw(st.sampled_from(["```", "~~~"]))
-        )
+        lines += _fenced_example(draw(st.sampled_from(steps)), draw(FENCES))
     return lines
 
 
@@ -221,27 +264,11 @@ def prose(draw: st.DrawFn, steps: list[str]) -> list[str]:
 def slice_block(draw: st.DrawFn, step: str) -> tuple[list[str], str]:
     """One slice block for ``step``: its lines and its exact payload (SPEC 2.6, 4)."""
     written_step = step.upper() if draw(st.booleans()) else step
-    key = draw(st.sampled_from(["step_id", "step_id", "id"]))
+    key = draw(SLICE_KEYS)
     body = [f"{key}: {written_step}"]
-    body += draw(
-        st.lists(
-            st.sampled_from(
-                [
-                    "provides: [implement-code]",
-                    "depends-on: []",
-                    "ac-refs: [AC1]",
-                    "requirement-contract: |",
-                    "  Indented free text, kept verbatim.",
-                    "",
-                    "  <!-- frame-spine inside a payload is payload",
-                    "  ``` a fence line inside a payload is payload",
-                ]
-            ),
-            max_size=5,
-        )
-    )
-    body += ["  " + line for line in draw(st.lists(PAYLOAD_LINE, max_size=3))]
-    form = draw(st.sampled_from(["open", "open-inline-closer", "bare"]))
+    body += draw(SLICE_LINES)
+    body += ["  " + line for line in draw(PAYLOAD_LINES)]
+    form = draw(SLICE_FORMS)
     if form == "bare":
         # A bare head is a one-line HTML comment for GitHub, so a bare payload is Markdown:
         # a fence line in it would open a fence that never closes and turn every later head
@@ -263,24 +290,15 @@ def slice_block(draw: st.DrawFn, step: str) -> tuple[list[str], str]:
 
 @st.composite
 def plans(draw: st.DrawFn) -> Plan:
-    numbers = draw(st.lists(st.integers(0, 99_999), min_size=1, max_size=7, unique=True))
+    numbers = draw(STEP_NUMBERS)
     all_steps = [f"s{number}" for number in numbers]
     cut = draw(st.integers(1, len(all_steps)))
     slice_steps, token_only = all_steps[:cut], all_steps[cut:]
 
-    port_names = draw(
-        st.lists(
-            st.from_regex(r"[A-Za-z0-9_-]{1,12}", fullmatch=True),
-            min_size=1,
-            max_size=4,
-            unique_by=str.lower,
-        )
+    port_names = draw(PORT_NAMES)
+    token = st.tuples(st.sampled_from(all_steps), CYCLES, st.booleans()).map(
+        lambda t: t[0] + ("" if t[1] is None else f"#cycle:{t[1]}") + ("#terminal" * t[2])
     )
-    token = st.tuples(
-        st.sampled_from(all_steps),
-        st.one_of(st.none(), st.integers(0, 9)),
-        st.booleans(),
-    ).map(lambda t: t[0] + ("" if t[1] is None else f"#cycle:{t[1]}") + ("#terminal" * t[2]))
     routes = {name: draw(st.lists(token, max_size=4)) for name in port_names}
     # Every token-only step must be routed by some port (else it is not in the spine).
     for step in token_only:
@@ -292,21 +310,21 @@ def plans(draw: st.DrawFn) -> Plan:
         slices.append(f"  {step}:")
         if draw(st.booleans()):
             slices.append("    execution_mode: serial")
-        rc = draw(st.text(RC_ALPHABET, min_size=1, max_size=40)).strip()
+        rc = draw(RCS).strip()
         if rc:
             slices.append(f"    rc: {rc}")
-        refs = draw(st.lists(st.from_regex(r"AC[0-9]{1,2}", fullmatch=True), max_size=3))
+        refs = draw(AC_REFS)
         deps = draw(st.lists(st.sampled_from(all_steps), max_size=2, unique=True))
         slices.append(f"    ac_refs: [{', '.join(refs)}]")
         slices.append(f"    depends_on: [{', '.join(deps)}]")
-        slices.append(f"    cycle: {draw(st.integers(0, 9))}")
+        slices.append(f"    cycle: {draw(DIGITS)}")
         if draw(st.booleans()):
-            slices.append(f"    terminal: {draw(st.sampled_from(['true', 'false']))}")
+            slices.append(f"    terminal: {draw(TERMINALS)}")
 
     stamp = draw(stamps())
     split = draw(st.booleans())
-    comment_id = draw(st.integers(1, 10**12))
-    header = [f"spine_schema_version: {draw(st.sampled_from(['1', '2']))}"]
+    comment_id = draw(COMMENT_IDS)
+    header = [f"spine_schema_version: {draw(SCHEMA_VERSIONS)}"]
     header.append(f"generated_at: {stamp.text()}")
     if draw(st.booleans()):
         header.append("coverage: complete")

@@ -1,6 +1,9 @@
-"""`frame-spine render` (SPEC 9, 13) as the installed command: local bodies, `--ports-dir`,
-every status and exit code, and the online forms through the loopback fake of the GitHub
-REST API (exact statuses, messages and requests)."""
+"""`frame-spine render` (SPEC 9, 13): local bodies, `--ports-dir`, every status and exit
+code, and the online forms through the loopback fake of the GitHub REST API (exact statuses,
+messages and requests). Most runs are ``main`` in this process (tests.in_process: the same
+argv, working directory, environment and bytes); the installed command runs the JSON and
+Markdown of an ok rendering, an invalid spine's exit 1, a usage error's exit 2 and an online
+rendering."""
 
 from __future__ import annotations
 
@@ -13,6 +16,7 @@ from frame_spine.markdown import escape_cell
 from tests.conftest import REPO as REPO_DIR
 from tests.conftest import clean_env, run_cli
 from tests.fake_github import REPO, TOKEN, FakeGitHub
+from tests.in_process import run_cli_in_process
 
 PLAN_TEXT = (REPO_DIR / "examples" / "plan-878.md").read_text("utf-8")
 SIBLING_TEXT = (REPO_DIR / "examples" / "sibling-878.md").read_text("utf-8")
@@ -24,19 +28,16 @@ CANONICAL = ("implement-docs.md", "implement-test.yaml", "implement-code.yml", "
 
 
 def render(
-    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, process: bool = False
 ) -> tuple[dict[str, object], int]:
-    import subprocess
-
-    from tests.conftest import CLI
-
-    completed = subprocess.run(
-        [str(CLI), "render", *args, "--format", "json"],
-        capture_output=True,
-        timeout=60,
+    """``frame-spine render ARGS --format json`` through ``main`` in this process (the same
+    argv, working directory, environment and bytes), or by the installed command when
+    ``process``: its result and exit code."""
+    run = run_cli if process else run_cli_in_process
+    completed = run(
+        ["render", *args, "--format", "json"],
         cwd=cwd,
         env=env if env is not None else clean_env(GITHUB_TOKEN=TOKEN),
-        check=False,
     )
     assert completed.stderr == b""
     return json.loads(completed.stdout), completed.returncode
@@ -57,7 +58,7 @@ def warnings(result: dict[str, object]) -> list[tuple[object, object]]:
 
 
 def test_the_878_example_is_ok_with_nine_rows() -> None:
-    result, code = render("--plan-body", PLAN, "--slices-body", SIBLING)
+    result, code = render("--plan-body", PLAN, "--slices-body", SIBLING, process=True)
     assert (result["status"], code, result["issue"], result["message"]) == ("ok", 0, 878, None)
     ports = result["ports"]
     assert isinstance(ports, list)
@@ -99,7 +100,7 @@ def test_a_ports_dir_that_lacks_a_port_warns_on_it(tmp_path: Path) -> None:
     result, code = render("--plan-body", PLAN, "--ports-dir", str(folder))
     assert (result["status"], code) == ("ok", 0)
     assert warnings(result) == [("ce-gate-cli", "unknown-port")]
-    completed = run_cli(["render", "--plan-body", PLAN, "--ports-dir", str(folder)])
+    completed = run_cli_in_process(["render", "--plan-body", PLAN, "--ports-dir", str(folder)])
     text = completed.stdout.decode()
     shown = escape_cell(str(folder))  # a table cell: the folder's `_` are escaped
     assert (
@@ -146,7 +147,7 @@ def test_port_files_yaml_yml_and_md_name_the_canonical_ports(tmp_path: Path) -> 
 def test_without_a_ports_dir_no_port_is_checked(tmp_path: Path) -> None:
     result, _ = render("--plan-body", PLAN, cwd=tmp_path)
     assert warnings(result) == []
-    completed = run_cli(["render", "--plan-body", PLAN])
+    completed = run_cli_in_process(["render", "--plan-body", PLAN])
     assert "\n#### Ports (no ports-dir: port names not checked)\n" in completed.stdout.decode()
 
 
@@ -236,7 +237,7 @@ def test_a_spine_beside_plan_too_small_is_rendered(tmp_path: Path, mark: str) ->
     assert result["ports"] == [
         {"port": "code", "step": "s1", "cycle": 1, "terminal": True, "warning": None}
     ]
-    text = run_cli(["render", "--plan-body", str(path)]).stdout.decode()
+    text = run_cli_in_process(["render", "--plan-body", str(path)]).stdout.decode()
     omitted = "| ⚠️ | **spine-omitted-with-spine**" in text
     assert omitted is mark.startswith("---")
 
@@ -251,7 +252,7 @@ def test_cycle_0_is_shown_as_0_in_the_table_and_the_json(tmp_path: Path) -> None
     )
     result, _ = render("--plan-body", str(path))
     assert [(row["step"], row["cycle"]) for row in result["ports"]] == [("s1", 0), ("s2", 0)]
-    text = run_cli(["render", "--plan-body", str(path)]).stdout.decode()
+    text = run_cli_in_process(["render", "--plan-body", str(path)]).stdout.decode()
     assert "| code | s1 | 0 | no |  |\n| code | s2 | 0 | no |  |\n" in text
 
 
@@ -321,9 +322,15 @@ def test_a_malformed_issue_number_is_an_error_status() -> None:
     ],
 )
 def test_render_usage_errors_exit_2(args: list[str], complaint: str) -> None:
-    completed = run_cli(["render", *args])
+    completed = run_cli_in_process(["render", *args])
     assert completed.returncode == 2
     assert complaint in completed.stderr.decode()
+
+
+def test_a_render_usage_error_exits_2_from_the_installed_command() -> None:
+    completed = run_cli(["render", "--plan-body", PLAN, "--step-id", "s1"])
+    assert completed.returncode == 2
+    assert "unknown flag --step-id" in completed.stderr.decode()
 
 
 # ---- online -----------------------------------------------------------------------------------

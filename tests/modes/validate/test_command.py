@@ -1,5 +1,8 @@
 """`frame-spine validate` (SPEC 9, 10): local bodies, by comment id and by discovery through
-the loopback fake of the GitHub REST API, with exact findings and request logs."""
+the loopback fake of the GitHub REST API, with exact findings and request logs. Most runs are
+``main`` in this process (tests.in_process: the same argv, environment and bytes); the
+installed command runs an invalid plan (JSON and text, exit 1), a valid plan's text (exit 0),
+a usage error (exit 2) and an online validation."""
 
 from __future__ import annotations
 
@@ -12,6 +15,7 @@ import pytest
 from tests.conftest import REPO as REPO_DIR
 from tests.conftest import clean_env, run_cli
 from tests.fake_github import REPO, TOKEN, FakeGitHub, error
+from tests.in_process import run_cli_in_process
 
 PLAN_TEXT = (REPO_DIR / "examples" / "plan-878.md").read_text("utf-8")
 SIBLING_TEXT = (REPO_DIR / "examples" / "sibling-878.md").read_text("utf-8")
@@ -26,8 +30,13 @@ UNRESOLVED = [
 NON_CANONICAL = ("warning", "non-canonical-order", "plan", 26, None)
 
 
-def validate(*args: str, env: dict[str, str] | None = None) -> tuple[dict[str, object], int]:
-    completed = run_cli(
+def validate(
+    *args: str, env: dict[str, str] | None = None, process: bool = False
+) -> tuple[dict[str, object], int]:
+    """``frame-spine validate ARGS --format json`` through ``main`` in this process, or by the
+    installed command when ``process``: its result and exit code."""
+    run = run_cli if process else run_cli_in_process
+    completed = run(
         ["validate", *args, "--format", "json"],
         env=env if env is not None else clean_env(GITHUB_TOKEN=TOKEN),
     )
@@ -44,7 +53,7 @@ def shape(result: dict[str, object]) -> list[tuple[object, ...]]:
 
 
 def test_real_878_plan_with_its_s1_sibling() -> None:
-    result, code = validate("--plan-body", PLAN, "--slices-body", SIBLING)
+    result, code = validate("--plan-body", PLAN, "--slices-body", SIBLING, process=True)
     assert code == 1
     assert (result["status"], result["errors"], result["warnings"]) == ("invalid", 8, 1)
     assert shape(result) == [NON_CANONICAL, *UNRESOLVED]
@@ -144,9 +153,15 @@ def test_unreadable_plan_is_an_error_status(tmp_path: Path) -> None:
     ],
 )
 def test_validate_usage_errors(args: list[str], complaint: str) -> None:
-    completed = run_cli(["validate", *args])
+    completed = run_cli_in_process(["validate", *args])
     assert completed.returncode == 2
     assert complaint in completed.stderr.decode()
+
+
+def test_a_validate_usage_error_exits_2_from_the_installed_command() -> None:
+    completed = run_cli(["validate", "--plan-body", PLAN, "--step-id", "s1"])
+    assert completed.returncode == 2
+    assert "unknown flag --step-id" in completed.stderr.decode()
 
 
 # ---- online -----------------------------------------------------------------------------------
@@ -154,14 +169,14 @@ def test_validate_usage_errors(args: list[str], complaint: str) -> None:
 LISTING = f"GET /repos/{REPO}/issues/878/comments"
 
 
-def online(fake: FakeGitHub, *args: str) -> tuple[dict[str, object], int]:
-    return validate("--repo", REPO, "--api-url", fake.url, *args)
+def online(fake: FakeGitHub, *args: str, process: bool = False) -> tuple[dict[str, object], int]:
+    return validate("--repo", REPO, "--api-url", fake.url, *args, process=process)
 
 
 def test_by_plan_id_follows_the_spine_to_the_sibling(fake_github: FakeGitHub) -> None:
     fake_github.add_comment(PLAN_ID, PLAN_TEXT, 878)
     fake_github.add_comment(SIBLING_ID, SIBLING_TEXT, 878)
-    result, code = online(fake_github, "--plan-comment-id", str(PLAN_ID))
+    result, code = online(fake_github, "--plan-comment-id", str(PLAN_ID), process=True)
     assert code == 1
     assert shape(result) == [NON_CANONICAL, *UNRESOLVED]
     assert fake_github.paths() == [
