@@ -83,7 +83,7 @@ def test_validate_says_an_empty_body_is_empty(cli: Any, blank: str) -> None:
     assert ran.stdout.decode().splitlines()[-3:] == [
         "error sibling-identity-mismatch sibling: the sibling comment is empty, so it carries "
         "no <!-- frame-slices-878 --> line",
-        "error sibling-unstamped sibling: the sibling is empty, so it carries no "
+        "error sibling-unstamped sibling: the sibling comment is empty, so it carries no "
         "<!-- frame-slices-generated-at: ... --> stamp line",
         "invalid: 11 errors, 1 warning, 0 notices",
     ]
