@@ -118,8 +118,7 @@ def emit(text: str, *, untrusted: bool) -> None:
     if untrusted and os.environ.get("GITHUB_ACTIONS") == "true" and could_be_command(text):
         text = wrap_untrusted(text)
     with interrupts.deferred():  # SPEC 6 "Interrupts": a result is printed whole
-        sys.stdout.buffer.write(text.encode("utf-8", "replace"))
-        sys.stdout.flush()
+        interrupts.write_whole(sys.stdout.buffer, text.encode("utf-8", "replace"))
 
 
 def stderr(text: str) -> None:

@@ -24,6 +24,7 @@ import sys
 import threading
 from collections.abc import Iterator
 from types import FrameType
+from typing import BinaryIO
 
 #: The signals handled, and the exit code each ends the process with (128 + the number).
 EXIT_CODES = {signal.SIGINT: 130, signal.SIGTERM: 143}
@@ -102,5 +103,18 @@ def handled() -> Iterator[None]:
 def block_in_this_thread() -> None:
     """Block SIGINT and SIGTERM in the calling (worker) thread, so that the kernel delivers
     them to the main thread, where the handler runs and a blocked wait is interrupted
-    (a pool's ``initializer``)."""
-    signal.pthread_sigmask(signal.SIG_BLOCK, set(EXIT_CODES))
+    (a pool's ``initializer``). Where the platform has no thread signal masks (Windows), the
+    signal reaches the main thread anyway: nothing to do."""
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_BLOCK, set(EXIT_CODES))
+
+
+def write_whole(stream: BinaryIO, data: bytes) -> None:
+    """Write every byte of ``data`` to ``stream`` and flush it: a write interrupted by a
+    signal (a full pipe) may write less than asked, and returns how much; the rest is written
+    again until none is left (SPEC 6 "Interrupts": output is never cut)."""
+    view = memoryview(data)
+    while view:
+        written = stream.write(view)
+        view = view[written if written is not None else len(view) :]
+    stream.flush()

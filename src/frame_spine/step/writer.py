@@ -79,8 +79,7 @@ class StepWriter:
         """Write one line to stdout (filtered, UTF-8, flushed at once)."""
         data = (self._emitted(text) + "\n").encode("utf-8")
         with interrupts.deferred(), self._lock:
-            self._stdout.write(data)
-            self._stdout.flush()
+            interrupts.write_whole(self._stdout, data)
 
     def command(self, name: str, message: str, title: str | None = None) -> None:
         """Write a workflow command (``::error title=...::message``), escaped by
