@@ -65,7 +65,8 @@ class Target(Protocol):
 
     Attributes:
         repository: ``OWNER/NAME``. api_url: the REST API root. timeout: seconds per
-        attempt. max_wait: seconds of rate-limit waiting in all, shared by every request of a fetcher.
+        attempt. max_wait: seconds of rate-limit waiting in all, shared by every request
+        of a fetcher.
     """
 
     @property
