@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import functools
 from collections.abc import Callable, Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
+from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any, Protocol, TypeVar
 from urllib.parse import quote, urlencode, urljoin
 
@@ -362,7 +362,12 @@ class CommentFetcher(ApiSession):
             max_workers=len(wanted), initializer=interrupts.block_in_this_thread
         )
         try:
-            return list(pool.map(lambda item: self.fetch(*item), wanted))
+            futures = [pool.submit(self.fetch, *item) for item in wanted]
+            # Woken every 0.1 s, so a signal the kernel gave another thread is handled
+            # at once (the handler runs in this thread, at its next step).
+            while wait(futures, timeout=0.1).not_done:
+                pass
+            return [future.result() for future in futures]
         finally:
             pool.shutdown(wait=False, cancel_futures=True)
 
