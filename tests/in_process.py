@@ -27,7 +27,7 @@ from unittest import mock
 
 from tests.clock import FakeClock
 from tests.conftest import CLI, clean_env
-from tests.runner_env import ActionRun, parse_output_file, runner_environment
+from tests.runner_env import ActionRun, finished_run, step_environment
 
 
 @contextlib.contextmanager
@@ -121,25 +121,19 @@ def run_action_in_process(
     environment, files and result), in this process, on ``clock``."""
     from frame_spine import action
 
-    env, files = runner_environment(
-        tmp_path, inputs, api_url=api_url, token=token, repository=repository
+    env, files = step_environment(
+        tmp_path,
+        inputs,
+        api_url=api_url,
+        token=token,
+        repository=repository,
+        extra_env=extra_env,
+        drop=drop,
     )
-    env.update(extra_env or {})
-    for name in drop:
-        env.pop(name, None)
     with (
         session_clock(clock or FakeClock()),
         _process_state(env, files.workspace),
         _captured(b"") as texts,
     ):
         code = action.main()
-    output_text = files.output_file.read_text("utf-8")
-    return ActionRun(
-        returncode=code,
-        stdout=texts["stdout"].decode("utf-8"),
-        stderr=texts["stderr"].decode("utf-8"),
-        outputs=parse_output_file(output_text),
-        output_file_text=output_text,
-        summary=files.summary_file.read_text("utf-8"),
-        workspace=files.workspace,
-    )
+    return finished_run(code, texts["stdout"], texts["stderr"], files)

@@ -153,6 +153,42 @@ def runner_environment(
     return env, RunnerFiles(workspace, output_file, summary_file)
 
 
+def step_environment(
+    tmp_path: Path,
+    inputs: dict[str, str],
+    *,
+    api_url: str,
+    token: str,
+    repository: str,
+    extra_env: dict[str, str] | None,
+    drop: tuple[str, ...],
+) -> tuple[dict[str, str], RunnerFiles]:
+    """:func:`runner_environment` with ``extra_env`` added and the ``drop`` variables taken
+    out: what :func:`run_action` and the in-process run give the entrypoint."""
+    env, files = runner_environment(
+        tmp_path, inputs, api_url=api_url, token=token, repository=repository
+    )
+    env.update(extra_env or {})
+    for name in drop:
+        env.pop(name, None)
+    return env, files
+
+
+def finished_run(returncode: int, stdout: bytes, stderr: bytes, files: RunnerFiles) -> ActionRun:
+    """The :class:`ActionRun` of an entrypoint that exited ``returncode`` having written
+    ``stdout``/``stderr`` and the runner's files."""
+    output_text = files.output_file.read_text("utf-8")
+    return ActionRun(
+        returncode=returncode,
+        stdout=stdout.decode("utf-8"),
+        stderr=stderr.decode("utf-8"),
+        outputs=parse_output_file(output_text),
+        output_file_text=output_text,
+        summary=files.summary_file.read_text("utf-8"),
+        workspace=files.workspace,
+    )
+
+
 def run_action(
     tmp_path: Path,
     inputs: dict[str, str],
@@ -172,13 +208,15 @@ def run_action(
     drop a capability); ``file_size_limit`` caps the size of every file it writes
     (``RLIMIT_FSIZE``, bytes).
     """
-    env, files = runner_environment(
-        tmp_path, inputs, api_url=api_url, token=token, repository=repository
+    env, files = step_environment(
+        tmp_path,
+        inputs,
+        api_url=api_url,
+        token=token,
+        repository=repository,
+        extra_env=extra_env,
+        drop=drop,
     )
-    workspace, output_file, summary_file = files.workspace, files.output_file, files.summary_file
-    env.update(extra_env or {})
-    for name in drop:
-        env.pop(name, None)
     limit: Callable[[], None] | None = None
     if file_size_limit is not None:
         size = file_size_limit
@@ -188,20 +226,11 @@ def run_action(
 
     completed = subprocess.run(
         [*command_prefix, *entrypoint_command()],
-        cwd=workspace,
+        cwd=files.workspace,
         env=env,
         capture_output=True,
         timeout=timeout,
         check=False,
         preexec_fn=limit,
     )
-    output_text = output_file.read_text("utf-8")
-    return ActionRun(
-        returncode=completed.returncode,
-        stdout=completed.stdout.decode("utf-8"),
-        stderr=completed.stderr.decode("utf-8"),
-        outputs=parse_output_file(output_text),
-        output_file_text=output_text,
-        summary=summary_file.read_text("utf-8"),
-        workspace=workspace,
-    )
+    return finished_run(completed.returncode, completed.stdout, completed.stderr, files)
