@@ -104,11 +104,6 @@ class ApiSettings:
         )
 
 
-#: How a session waits (seconds) and reads the time (epoch seconds) when it is given no
-#: ``sleep``/``clock`` of its own, looked up when the session is made: the entry points make
-#: their sessions, so a test that runs one in-process puts a fake clock here (SPEC 6's backoffs
-#: and rate-limit waits then take no real time, and the reset a fake API computes is read on
-#: the same clock).
 def sleep_in_slices(seconds: float) -> None:
     """Wait ``seconds`` (a backoff or a rate-limit wait) in slices of at most 0.1 s: the
     main thread then runs a SIGINT/SIGTERM handler within 0.1 s even when the kernel gave the
@@ -118,6 +113,11 @@ def sleep_in_slices(seconds: float) -> None:
         time.sleep(min(left, 0.1))
 
 
+#: How a session waits (seconds) and reads the time (epoch seconds) when it is given no
+#: ``sleep``/``clock`` of its own, looked up when the session is made: the entry points make
+#: their sessions, so a test that runs one in-process puts a fake clock here (SPEC 6's backoffs
+#: and rate-limit waits then take no real time, and the reset a fake API computes is read on
+#: the same clock).
 DEFAULT_SLEEP: Callable[[float], None] = sleep_in_slices
 DEFAULT_CLOCK: Callable[[], float] = time.time
 
@@ -197,7 +197,7 @@ class ApiSession:
 
     def get(self, wire: Wire, url: str) -> Answer:
         """One GET of ``url`` (absolute, at the API's origin; its query normalised by
-        :func:`~frame_spine.github.urls.normalised_query`) through the wire; an error status
+        :func:`~frame_spine.github.urls.normalised`) through the wire; an error status
         is a :class:`WireError`."""
         _, path = Origin.of(url)
         answer = wire.exchange("GET", normalised(path), self._headers)
