@@ -124,8 +124,7 @@ def emit(text: str, *, untrusted: bool) -> None:
 def stderr(text: str) -> None:
     """Write a diagnostic on stderr, redacted."""
     with interrupts.deferred():
-        sys.stderr.buffer.write(redactor()(text).encode("utf-8", "replace"))
-        sys.stderr.flush()
+        interrupts.write_whole(sys.stderr.buffer, redactor()(text).encode("utf-8", "replace"))
 
 
 def request_listener(args: argparse.Namespace) -> RequestListener | None:
