@@ -35,6 +35,7 @@ from .payloads import (
 from .request_log import RequestListener
 from .retry import is_rate_limited
 from .session import ApiSession, ApiSettings, unexpected
+from .shown import cut
 from .transport import Answer, Wire, WireError, unusable
 from .urls import Origin, normalised
 
@@ -245,7 +246,7 @@ class CommentFetcher(ApiSession):
             )
         url = _page_key(origin, path)
         if self.run.fetched_page(url):
-            shown = path if len(path) <= 120 else path[:117] + "..."
+            shown = cut(path)
             raise unusable(
                 "a pagination link of the GitHub API loops back to a page already fetched "
                 f"({shown!r})",

@@ -19,15 +19,9 @@ import urllib3
 
 from .deadline import Deadline
 from .retry import RequestFailure
+from .shown import cut, quoted
 from .tls import causes_of, final_failure
 from .urls import without_secrets
-
-
-def quoted(text: str) -> str:
-    """``text`` cut to 120 characters (with ``...``), quoted as a Python literal."""
-    text = text if len(text) <= 120 else text[:117] + "..."
-    return repr(text)
-
 
 _Causes = tuple[tuple[tuple[type[BaseException], ...], str], ...]
 _PROXY_FAILED = "the proxy failed"
@@ -54,8 +48,7 @@ def shown_proxy(proxy: str) -> str:
     """A proxy URL as a message names it (SPEC 6): without its user name, password, query
     and fragment (:func:`~frame_spine.github.urls.without_secrets`), on one line, at most 120
     characters."""
-    text = " ".join(without_secrets(proxy.strip()).split())
-    return text if len(text) <= 120 else text[:117] + "..."
+    return cut(" ".join(without_secrets(proxy.strip()).split()))
 
 
 def _through(detail: str, proxy: str | None) -> str:

@@ -24,6 +24,7 @@ from pydantic_core import ErrorDetails
 
 from ..core.identity import issue_number_problem
 from ..core.trust import Author, Permission
+from .shown import quoted
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: The path of an issue's API URL: ``[/api/v3]/repos/{owner}/{repo}/issues/{N}``.
@@ -260,15 +261,11 @@ def issue_url_problem(issue_url: str, repository: str, *, redirected: bool) -> s
     if redirected:
         if _ANY_ISSUE_PATH.search(path):
             return None
-        return f"its issue_url {_shown(issue_url)} is not the URL of an issue"
+        return f"its issue_url {quoted(issue_url)} is not the URL of an issue"
     match = _ISSUE_PATH.search(path)
     if match and match.group(1).lower() == repository.lower():
         return None
-    return f"its issue_url {_shown(issue_url)} is not an issue of {repository}"
-
-
-def _shown(text: str) -> str:
-    return repr(text if len(text) <= 120 else text[:117] + "...")
+    return f"its issue_url {quoted(issue_url)} is not an issue of {repository}"
 
 
 Shape = TypeVar("Shape")
@@ -348,7 +345,7 @@ def read_comment_page(
     for comment in comments:
         problem = issue_url_problem(comment.issue_url, repository, redirected=redirected)
         if problem is None and issue_number is not None and comment.issue_number != issue_number:
-            problem = f"its issue_url {_shown(comment.issue_url)} is not issue #{issue_number}"
+            problem = f"its issue_url {quoted(comment.issue_url)} is not issue #{issue_number}"
         if problem is not None:
             return Unusable(
                 f"the GitHub API listed another comment (comment {comment.id}: {problem})"

@@ -41,6 +41,7 @@ from typing import Any
 import certifi
 
 from .deadline import WatchedAdapter
+from .shown import quoted
 
 #: The variables that name trusted certificates, in the order they are consulted (SPEC 6).
 BUNDLE_VARIABLES = ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
@@ -48,9 +49,9 @@ OPENSSL_VARIABLES = ("SSL_CERT_FILE", "SSL_CERT_DIR")
 #: What an untrusted certificate's message tells the user to set.
 _CA_SETTINGS = "REQUESTS_CA_BUNDLE, or SSL_CERT_FILE / SSL_CERT_DIR"
 #: OpenSSL's hashed names in a certificate directory (``c_rehash``: ``<hash>.<n>``).
-_HASHED = re.compile(r"[0-9a-f]{8}\.r?\d+")
+_HASHED = re.compile(r"[0-9a-f]{8}\.r?[0-9]+")
 #: ``http.client``'s words for a refused tunnel (``HTTPConnection._tunnel``).
-_TUNNEL_REFUSED = re.compile(r"Tunnel connection failed: (\d{3})\b")
+_TUNNEL_REFUSED = re.compile(r"Tunnel connection failed: ([0-9]{3})\b")
 #: ``http.client``'s words for an answer with more than ``_MAXHEADERS`` (100) headers.
 _TOO_MANY_HEADERS = "got more than"
 #: OpenSSL's verification results (X509_V_ERR_*) that mean "expired" or "not yet valid".
@@ -107,8 +108,7 @@ def for_api(api_url: str, environ: Mapping[str, str]) -> Trust | TrustRefusal | 
 
 
 def _shown(path: str) -> str:
-    text = " ".join(path.split())
-    return repr(text if len(text) <= 120 else text[:117] + "...")
+    return quoted(" ".join(path.split()))
 
 
 def _docker_hint(path: str, environ: Mapping[str, str]) -> str:
