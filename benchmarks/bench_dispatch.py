@@ -3,9 +3,10 @@ a 10,000-step plan with lanes; with ``--before REV``, the same plans through the
 earlier revision too, in the same run.
 
 Run: ``.venv/bin/python benchmarks/bench_dispatch.py [--before REV]`` (from any directory;
-``REV`` is any git revision of this repository, e.g. ``main`` before port lanes were merged,
-or ``0eddc0a``: its ``src/`` is extracted with ``git archive`` into a temporary directory and
-imported from there by a subprocess, so no copy of old code is kept anywhere else).
+``REV`` is any git revision of this repository, e.g. ``33d7266^1``, main before port lanes
+were merged: its ``src/`` is extracted with ``git archive`` into a temporary directory,
+byte-compiled, and imported from there by a subprocess, so no copy of old code is kept
+anywhere else).
 
 The plans:
 
@@ -118,9 +119,13 @@ WORKER = """
 import json, statistics, sys, time
 from frame_spine.core.plan import scan_bodies
 from frame_spine.core.spine import parse_spine
-from frame_spine.validation.dispatch import DispatchIds
-from frame_spine.validation.models import with_dispatch
-from frame_spine.validation.rules import validate_scanned
+try:  # validate's rules live in frame_spine.validation since cd3c5d6
+    from frame_spine.validation.dispatch import DispatchIds
+    from frame_spine.validation.models import with_dispatch
+    from frame_spine.validation.rules import validate_scanned
+except ImportError:  # before: in the mode (e.g. 33d7266^1, main before port lanes)
+    from frame_spine.modes.validate.dispatch import DispatchIds, with_dispatch
+    from frame_spine.modes.validate.rules import validate_scanned
 
 plan_file, sibling_file, issue, runs = sys.argv[1], sys.argv[2], int(sys.argv[3]), int(sys.argv[4])
 plan = open(plan_file, encoding="utf-8").read()
@@ -226,7 +231,17 @@ def extract_src(revision: str, into: Path) -> Path:
         subprocess.run(["git", "-C", str(ROOT), "archive", revision, "src"], stdout=out, check=True)
     with tarfile.open(archive) as tar:
         tar.extractall(into, filter="data")
+    compiled(into / "src")
     return into / "src"
+
+
+def compiled(src: Path) -> Path:
+    """``src`` byte-compiled (``compileall``), so the CLI timings of either code never include
+    compiling its modules (under ``PYTHONDONTWRITEBYTECODE=1`` no run would write them)."""
+    subprocess.run(
+        [PYTHON, "-m", "compileall", "-q", str(src)], check=True, stdout=subprocess.DEVNULL
+    )
+    return src
 
 
 def measure(src: Path, plan: Path, sibling: Path | None, runs: int) -> dict[str, object]:
@@ -278,7 +293,7 @@ def main() -> int:
     failures: list[str] = []
     with tempfile.TemporaryDirectory(prefix="bench-dispatch-") as scratch:
         folder = Path(scratch)
-        codes = {"after": ROOT / "src"}
+        codes = {"after": compiled(ROOT / "src")}
         if args.before:
             codes = {"before": extract_src(args.before, folder / "before"), **codes}
         plan12, sibling12 = twelve_step_bodies()

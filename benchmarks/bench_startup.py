@@ -9,8 +9,14 @@ Median wall time of, interleaved (so machine noise hits all three alike):
     field and validates one value (the CLI cannot start faster than its own dependency);
 (c) one offline ``frame-spine lookup`` of the real issue-878 example (plan + sibling, json).
 
-Targets (exit 1 when one fails): (c)/(b) <= 1.5; (c) exits 0 with status ``ok``; the offline
-lookup imports neither ``github`` (PyGithub) nor ``actions_toolkit``.
+Targets (exit 1 when one fails): (c)/(b) <= 1.5 (a regression limit; issue 21's aim, 1.0, is
+printed beside it, met or not); (c) exits 0 with status ``ok``; the offline lookup imports
+neither ``github`` (PyGithub) nor ``actions_toolkit``.
+
+The package's modules are byte-compiled first (``compileall``), as a wheel install and the
+container image have them: an editable install under ``PYTHONDONTWRITEBYTECODE=1`` (set on
+some machines, this one included) would otherwise compile every module on every start, and
+(c) would time the compiler (about +25 %).
 
 Also printed: what the code-region parser (SPEC 2.4: ``cmarkgfm`` and the ``ctypes`` it is
 freed with) adds to the start-up, from ``-X importtime``. The 878 plan holds indented lines, so
@@ -38,6 +44,8 @@ EXAMPLES = ROOT / "examples"
 RUNS = 21
 WARMUP = 2
 RATIO_LIMIT = 1.5
+#: Issue 21's aim for (c)/(b), printed (met or not) but not a failure.
+RATIO_AIM = 1.0
 FORBIDDEN = ("github", "actions_toolkit")
 PARSER = ("cmarkgfm", "ctypes", "_cffi_backend")
 
@@ -141,8 +149,14 @@ def importtime_modules(
     return modules, timings[:8], parser
 
 
+def compile_package() -> None:
+    """Byte-compile ``src/`` (as an installed wheel is), so no timed run compiles a module."""
+    subprocess.run([str(PYTHON), "-m", "compileall", "-q", str(ROOT / "src")], check=True, cwd=ROOT)
+
+
 def main() -> int:
     env = clean_env()
+    compile_package()
     failures: list[str] = []
     print(f"frame-spine start-up benchmark: {RUNS} interleaved runs each, {WARMUP} warm-up")
     print(f"repository: {ROOT}")
@@ -177,7 +191,10 @@ def main() -> int:
     ratio_cb = c / b
     verdict = "PASS" if ratio_cb <= RATIO_LIMIT else "FAIL"
     print()
-    print(f"(c)/(b) = {ratio_cb:.2f}  (target <= {RATIO_LIMIT}): {verdict}")
+    aim = "met" if ratio_cb <= RATIO_AIM else "not met"
+    print(
+        f"(c)/(b) = {ratio_cb:.2f}  (target <= {RATIO_LIMIT}): {verdict}; aim <= {RATIO_AIM}: {aim}"
+    )
     print(f"(b)/(a) = {b / a:.2f}  (what importing pydantic costs over a bare interpreter)")
     print(f"(c)-(b) = {(c - b) * 1e3:.1f} ms  (the CLI's own cost above the floor)")
     if verdict == "FAIL":
