@@ -19,6 +19,7 @@ import subprocess
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from .core.shown import cut
 from .github.auth import TOKEN_VARIABLES
 from .github.urls import without_credentials
 
@@ -87,7 +88,7 @@ def _first_line(data: bytes) -> str:
     for line in data.decode("utf-8", "replace").splitlines():
         if line.strip():
             text = without_credentials(line.strip())
-            return text if len(text) <= _LONGEST_DETAIL else text[: _LONGEST_DETAIL - 3] + "..."
+            return cut(text, _LONGEST_DETAIL)
     return ""
 
 

@@ -13,11 +13,10 @@ from enum import Enum
 from .blocks import SPINE, Block, CommentScan, HeadRef, scan_comment
 from .digest import spine_digest
 from .frontmatter import SPINELESS_VARIANTS, plan_variants, spine_omitted
+from .shown import cut
 from .spine import parse_spine
 from .spine_model import Spine, SpineProblem
 from .status import Failure, Status
-
-_QUOTE_LIMIT = 120
 
 
 @dataclass(frozen=True, slots=True)
@@ -88,10 +87,7 @@ def scan_bodies(
 
 def shorten(text: str) -> str:
     """``text`` stripped, cut to 120 characters (with ``...``) for quoting in a message."""
-    text = text.strip()
-    if len(text) > _QUOTE_LIMIT:
-        text = text[: _QUOTE_LIMIT - 3] + "..."
-    return text
+    return cut(text.strip())
 
 
 def _line_text(scan: CommentScan, line: int) -> str:

@@ -21,6 +21,7 @@ from urllib.parse import quote, urlencode, urljoin
 import requests.utils
 
 from .. import interrupts
+from ..core.shown import cut
 from ..core.status import Failure, Status
 from ..core.trust import Permission
 from .auth import TokenProblem, clean_token
@@ -35,7 +36,6 @@ from .payloads import (
 from .request_log import RequestListener
 from .retry import is_rate_limited
 from .session import ApiSession, ApiSettings, unexpected
-from .shown import cut
 from .transport import Answer, Wire, WireError, unusable
 from .urls import Origin, normalised
 

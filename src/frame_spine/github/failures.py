@@ -17,9 +17,9 @@ from collections.abc import Mapping
 import requests
 import urllib3
 
+from ..core.shown import cut, quoted
 from .deadline import Deadline
 from .retry import RequestFailure
-from .shown import cut, quoted
 from .tls import causes_of, final_failure
 from .urls import without_secrets
 

@@ -15,6 +15,7 @@ import re
 from dataclasses import dataclass
 from urllib.parse import urlsplit
 
+from ..core.shown import cut
 from .urls import Origin, without_secrets
 
 #: The host of github.com, as ``gh`` names it.
@@ -137,4 +138,4 @@ def shown_remote(url: str) -> str:
     if "://" in text:
         text = without_secrets(text)
     text = text.replace("\r", " ").replace("\n", " ")
-    return text if len(text) <= 200 else text[:197] + "..."
+    return cut(text, 200)

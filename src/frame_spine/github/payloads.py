@@ -23,8 +23,8 @@ from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, field_
 from pydantic_core import ErrorDetails
 
 from ..core.identity import issue_number_problem
+from ..core.shown import quoted
 from ..core.trust import Author, Permission
-from .shown import quoted
 
 _SURROGATE = re.compile("[\ud800-\udfff]")
 #: The path of an issue's API URL: ``[/api/v3]/repos/{owner}/{repo}/issues/{N}``.

@@ -10,6 +10,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from ..core.shown import cut
+
 
 @dataclass(frozen=True, slots=True)
 class RequestRecord:
@@ -44,7 +46,7 @@ def _printable(text: str | None, limit: int) -> str:
     if not text:
         return "-"
     shown = "".join(char if char.isprintable() else ascii(char)[1:-1] for char in text)
-    return shown if len(shown) <= limit else shown[: limit - 3] + "..."
+    return cut(shown, limit)
 
 
 def request_log_line(record: RequestRecord) -> str:

@@ -16,6 +16,7 @@ from datetime import UTC, datetime
 from email.utils import parsedate_to_datetime
 from typing import Literal
 
+from ..core.shown import cut
 from ..core.status import Failure, Status
 
 #: Backoff before the 2nd and 3rd attempt after a 5xx or a connection failure (SPEC 6).
@@ -76,8 +77,7 @@ class RetryAfter:
 
 
 def _short(text: str) -> str:
-    text = " ".join(text.split())
-    return text if len(text) <= _MESSAGE_LIMIT else text[: _MESSAGE_LIMIT - 3] + "..."
+    return cut(" ".join(text.split()), _MESSAGE_LIMIT)
 
 
 def _iso(epoch_seconds: float) -> str:

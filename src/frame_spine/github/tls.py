@@ -40,8 +40,8 @@ from typing import Any
 
 import certifi
 
+from ..core.shown import quoted
 from .deadline import WatchedAdapter
-from .shown import quoted
 
 #: The variables that name trusted certificates, in the order they are consulted (SPEC 6).
 BUNDLE_VARIABLES = ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")

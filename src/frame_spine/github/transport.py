@@ -39,11 +39,11 @@ import requests
 import requests.utils
 import urllib3
 
+from ..core.shown import quoted
 from .deadline import CURRENT_DEADLINE, Deadline, WatchedAdapter
 from .failures import failure_of
 from .request_log import RequestListener, RequestRecord
 from .retry import RequestFailure
-from .shown import quoted
 from .tls import Trust, TrustingAdapter
 from .urls import Origin
 

@@ -1,5 +1,5 @@
-"""How a message of the GitHub edge shows a value it did not write (a URL, a path, a header):
-cut to a length, with ``...`` (pure)."""
+"""How a message shows a value it did not write (a URL, a path, a header, a plan's value):
+cut to a length, with ``...`` (pure; core, the GitHub edge and the programs it runs use it)."""
 
 from __future__ import annotations
 
