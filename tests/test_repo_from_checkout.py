@@ -196,12 +196,29 @@ def test_a_checkout_without_origin_is_a_usage_error(tmp_path: Path) -> None:
         ),
         (
             "git@ghe.example.com:team/plans.git",
-            "the origin remote git@ghe.example.com:team/plans.git is on ghe.example.com, not on "
+            "the origin remote ghe.example.com:team/plans.git is on ghe.example.com, not on "
             "github.com (if that is a GitHub Enterprise Server, give --api-url "
             "https://ghe.example.com/api/v3)",
         ),
+        (
+            "x-access-token:glpat-0123456789@ghe.example.com:team/plans.git",
+            "the origin remote ghe.example.com:team/plans.git is on ghe.example.com, not on "
+            "github.com (if that is a GitHub Enterprise Server, give --api-url "
+            "https://ghe.example.com/api/v3)",
+        ),
+        (
+            "x-access-token:glpat-0123456789@github.com:octo-org",
+            "the origin remote github.com:octo-org is not a GitHub repository URL",
+        ),
     ],
-    ids=["local-path", "not-a-repository", "another-host-credentials", "enterprise-host"],
+    ids=[
+        "local-path",
+        "not-a-repository",
+        "another-host-credentials",
+        "enterprise-host",
+        "scp-like-credentials",
+        "scp-like-credentials-no-repository",
+    ],
 )
 def test_an_origin_that_is_not_on_github_com_is_a_usage_error(
     tmp_path: Path, origin: str, reason: str
@@ -210,6 +227,7 @@ def test_an_origin_that_is_not_on_github_com_is_a_usage_error(
     line = usage_error(checkout, ["audit"])
     assert line == f"frame-spine audit: error: {LEFT_OUT}{reason}{GIVE}"
     assert "glpat" not in line
+    assert "x-access-token" not in line
 
 
 def test_an_origin_on_github_com_for_an_enterprise_server_is_a_usage_error(

@@ -20,6 +20,7 @@ from collections.abc import Mapping
 from actions_toolkit import core
 
 from . import interrupts
+from .core.shown import redact_with
 from .core.status import Failure, error
 from .github.request_log import RequestListener
 from .inputs import StepSettings, parse_inputs
@@ -61,6 +62,8 @@ def run_step(
     Returns:
         The :class:`~frame_spine.step.report.StepReport`. Never raises.
     """
+    emitted = emitted if emitted is not None else EmittedText.for_environment(environ)
+    redact_with(emitted)
     settings = parse_inputs(StepSettings, inputs)
     if isinstance(settings, Failure):
         return _failure_report(settings)
@@ -68,7 +71,7 @@ def run_step(
         inputs,
         environ,
         settings,
-        emitted if emitted is not None else EmittedText.for_environment(environ),
+        emitted,
         on_request,
     )
     return within_limits(report_module(settings.mode).report(step))

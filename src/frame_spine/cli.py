@@ -16,6 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
 from . import __version__, console, help_text, interrupts
+from .core.shown import quoted, redact_with
 from .github.urls import without_credentials
 from .modes import commands
 
@@ -126,7 +127,7 @@ def _build(
         elif args.topic in found:
             found[args.topic].print_help()
         else:
-            own.error(f"unknown command {args.topic!r}{_did_you_mean(args.topic, found)}")
+            own.error(f"unknown command {quoted(args.topic)}{_did_you_mean(args.topic, found)}")
         return 0
 
     helper.set_defaults(run=show_help, subparser=helper)
@@ -175,7 +176,7 @@ def _check_flags(
                 continue
             suggestion = _did_you_mean(token, parsers)
             if suggestion:
-                parser.error(f"unknown command {token!r}{suggestion}")
+                parser.error(f"unknown command {quoted(token)}{suggestion}")
             return
         if not token.startswith("-") or token == "-" or _NEGATIVE_NUMBER.fullmatch(token):
             continue
@@ -203,6 +204,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         SIGINT or SIGTERM ends the process at once, exit 130 or 143 (SPEC 6 "Interrupts",
         :mod:`frame_spine.interrupts`).
     """
+    redact_with(lambda text: console.redactor()(text))
     with interrupts.handled():
         return _run(argv)
 

@@ -17,6 +17,7 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, TypeVar
 
 from . import interrupts
+from .core.shown import quoted
 from .core.status import Failure, error
 from .workflow_commands import could_be_command, wrap_untrusted
 
@@ -75,12 +76,12 @@ def read_body(path: str, flag: str) -> str | Failure:
                 data = handle.read()
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
-        return error(f"cannot read {flag} {path!r}: {reason}")
+        return error(f"cannot read {flag} {quoted(path)}: {reason}")
     try:
         return data.decode("utf-8")
     except UnicodeDecodeError as exc:
         return error(
-            f"{flag} {path!r} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
+            f"{flag} {quoted(path)} is not UTF-8 text (byte 0x{data[exc.start]:02x} at offset "
             f"{exc.start})"
         )
 

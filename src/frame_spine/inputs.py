@@ -29,6 +29,7 @@ from pydantic import (
 )
 
 from .core.digest import normalise_digest
+from .core.shown import quoted
 from .core.status import Failure, error
 from .core.timestamps import is_timestamp
 from .core.trust import DEFAULT_POLICY, TrustPolicy, parse_policy
@@ -93,7 +94,9 @@ def parse_positive_id(value: Any, name: str) -> int | None:
         if not text:
             return None
         if not _DIGITS.fullmatch(text):
-            raise ValueError(f"{name} {text!r} is not a positive integer{_id_hint(text, name)}")
+            raise ValueError(
+                f"{name} {quoted(text)} is not a positive integer{_id_hint(text, name)}"
+            )
         number = int(text)
     if number <= 0:
         raise ValueError(f"{name} {value!r} is not a positive integer")
@@ -125,7 +128,7 @@ def _id_hint(text: str, name: str) -> str:
 def _step_id(value: Any) -> str:
     text = _text(value)
     if not _STEP_ID.fullmatch(text):
-        raise ValueError(f"step-id {text!r} is not a step id (expected s<digits>, e.g. s4)")
+        raise ValueError(f"step-id {quoted(text)} is not a step id (expected s<digits>, e.g. s4)")
     return text.lower()
 
 
@@ -133,7 +136,7 @@ def _dispatched_at(value: Any) -> str:
     text = _text(value)
     if text != CURRENT and not is_timestamp(text):
         raise ValueError(
-            f"generated-at {text!r} is not a timestamp "
+            f"generated-at {quoted(text)} is not a timestamp "
             "(expected YYYY-MM-DDTHH:MM:SS[.fraction]Z, or 'current')"
         )
     return text
@@ -145,7 +148,9 @@ def _digest(value: Any) -> str | None:
         return None
     digest = normalise_digest(text)
     if digest is None:
-        raise ValueError(f"spine-digest {text!r} is not a digest (expected sha256:<64 hex digits>)")
+        raise ValueError(
+            f"spine-digest {quoted(text)} is not a digest (expected sha256:<64 hex digits>)"
+        )
     return digest
 
 
@@ -175,7 +180,7 @@ def _pointer_id(value: Any, info: ValidationInfo) -> int | None:
 def _repository(value: Any) -> str:
     text = str(value or "").strip()
     if not _REPOSITORY.fullmatch(text):
-        raise ValueError(f"repository {text!r} is not OWNER/NAME")
+        raise ValueError(f"repository {quoted(text)} is not OWNER/NAME")
     return text
 
 
@@ -214,11 +219,11 @@ def check_api_url(value: Any) -> str:
             f"without {it}{advice}"
         )
     if not _API_URL.fullmatch(text):
-        raise ValueError(f"api-url {text!r} is not an http(s) URL")
+        raise ValueError(f"api-url {quoted(text)} is not an http(s) URL")
     try:
         origin, _ = Origin.of(text)
     except ValueError as exc:
-        raise ValueError(f"api-url {text!r} cannot be used: {exc}") from None
+        raise ValueError(f"api-url {quoted(text)} cannot be used: {exc}") from None
     if origin.scheme == "http" and not origin.loopback:
         raise ValueError(
             "api-url uses plain http: the token would cross the network unencrypted; use https"
@@ -230,7 +235,9 @@ def _seconds(name: str, low: int, high: int) -> BeforeValidator:
     def check(value: Any) -> int:
         text = str(value).strip()
         if not _SECONDS.fullmatch(text) or not low <= int(text) <= high:
-            raise ValueError(f"{name} {text!r} is not a whole number of seconds in {low}..{high}")
+            raise ValueError(
+                f"{name} {quoted(text)} is not a whole number of seconds in {low}..{high}"
+            )
         return int(text)
 
     return BeforeValidator(check)
@@ -240,7 +247,7 @@ def _one_of(name: str, choices: tuple[str, ...], default: str) -> BeforeValidato
     def check(value: Any) -> str:
         text = str(value or default).strip()
         if text not in choices:
-            raise ValueError(f"{name} {text!r} is not one of {', '.join(choices)}")
+            raise ValueError(f"{name} {quoted(text)} is not one of {', '.join(choices)}")
         return text
 
     return BeforeValidator(check)
@@ -251,7 +258,7 @@ def _since(value: Any) -> str | None:
     if not text:
         return None
     if not is_timestamp(text):
-        raise ValueError(f"since {text!r} is not a timestamp (YYYY-MM-DDTHH:MM:SSZ)")
+        raise ValueError(f"since {quoted(text)} is not a timestamp (YYYY-MM-DDTHH:MM:SSZ)")
     return text
 
 
@@ -261,7 +268,7 @@ def _yaml_bool(value: Any, info: ValidationInfo) -> bool:
         return True
     if text in _FALSE:
         return False
-    raise ValueError(f"{_input_name(info)} {text!r} is not true or false")
+    raise ValueError(f"{_input_name(info)} {quoted(text)} is not true or false")
 
 
 def _trusted_authors(value: Any) -> TrustPolicy:
@@ -283,9 +290,8 @@ def _step_ids(value: Any, info: ValidationInfo) -> tuple[str, ...] | None:
         if not item:
             continue
         if not _STEP_ID.fullmatch(item):
-            shown = item if len(item) <= 40 else item[:40] + "..."
             raise ValueError(
-                f"{name}: {shown!r} is not a step id (expected s<digits> separated by commas "
+                f"{name}: {quoted(item)} is not a step id (expected s<digits> separated by commas "
                 "or whitespace, e.g. s1, s2)"
             )
         steps[item.lower()] = None
@@ -304,7 +310,8 @@ def _workspace_path(value: Any, info: ValidationInfo) -> str | None:
     path = PurePosixPath(text)
     if path.is_absolute() or ".." in path.parts or "\\" in text or "\0" in text:
         raise ValueError(
-            f"{name} {text!r} must be a relative path inside the workspace (no leading / and no ..)"
+            f"{name} {quoted(text)} must be a relative path inside the workspace "
+            "(no leading / and no ..)"
         )
     return str(path)
 

@@ -1,11 +1,9 @@
 """A plan and its sibling from GitHub (SPEC 10, 13, 6.1): find, fetch, check who wrote it.
 
-The network edge validate and render share: it fetches the plan (by id, or discovered as
-the newest ``plan-issue-N`` comment by a trusted author on issue ``N``) and its sibling (the
-given id, else the spine's ``slice_comment_id``), judges their authors by
-``trusted-authors``, turns ``issue_url`` disagreements, untrusted siblings, passed-over and
-older plan comments into findings, and keeps the bodies of trusted comments only (the modes
-hand them to the pure :func:`~frame_spine.validation.rules.validate_scanned`).
+The network edge validate and render share: the plan by id, or discovered by the walk of
+SPEC 6.1 over issue ``N``'s plan-like comments; its sibling (the given id, else the spine's
+``slice_comment_id``); the checks of SPEC 6.1 in their order, as findings or a status. Only
+trusted comments reach the pure :func:`~frame_spine.validation.rules.validate_scanned`.
 """
 
 from __future__ import annotations
@@ -16,10 +14,18 @@ from datetime import datetime
 from .core.blocks import scan_comment
 from .core.plan import CurrentSpine, ScannedComments, current_spine
 from .core.status import Failure, Status
-from .github.authors import AuthorCheck, Untrusted, passed_over_words
+from .github.authors import AuthorCheck, Untrusted, Walk, passed_over_words, walk
 from .github.client import CommentFetcher, not_found_as_none
 from .github.payloads import FetchedComment, recency
-from .validation.models import Code, Finding, ValidateTarget, ValidationResult, error, warning
+from .validation.models import (
+    Code,
+    Finding,
+    ValidateTarget,
+    ValidationResult,
+    error,
+    notice,
+    warning,
+)
 from .validation.rules import validate_scanned
 
 
@@ -29,81 +35,43 @@ def _is_plan_of(comment: FetchedComment, issue_number: int) -> bool:
     return str(issue_number) in scan_comment(comment.body).marker_values("plan-issue")
 
 
-@dataclass(frozen=True, slots=True)
-class Discovered:
-    """What discovery found on an issue (SPEC 10, 6.1): the newest plan comment by a trusted
-    author, the older ones by trusted authors, and the plan-like comments passed over
-    (newest first)."""
-
-    plan: FetchedComment
-    older: list[FetchedComment]
-    passed_over: tuple[Untrusted, ...]
-
-
-def _discover(
-    fetcher: CommentFetcher, authors: AuthorCheck, issue_number: int
-) -> Discovered | NotFetched:
-    """The newest plan comment of the issue by a trusted author (by ``updated_at``, then id)
-    and the older ones; plan-like comments by others are passed over (SPEC 6.1).
-
-    The listing is offset-paginated over live data, so a comment edited during the listing
-    can come twice: each comment id counts once, in its newest version. Each plan-like
-    comment's author is judged, newest first (a permission request per distinct author only
-    when the policy's ``write`` term must decide).
-    """
-    repository = fetcher.repository
+def _plan_like(fetcher: CommentFetcher, issue_number: int) -> list[FetchedComment] | Failure:
+    """The issue's plan-like comments, each in its newest listed version, newest first
+    (SPEC 10, 11: a comment listed twice counts once, the later page winning a tie)."""
     newest: dict[int, tuple[tuple[datetime, int], FetchedComment | None]] = {}
     for page in fetcher.pages(
         f"issues/{issue_number}/comments",
-        f"the comments of issue #{issue_number} in {repository}",
+        f"the comments of issue #{issue_number} in {fetcher.repository}",
         issue_number=issue_number,
     ):
         if isinstance(page, Failure):
-            return NotFetched(page)
+            return page
         for comment in page:
             seen = newest.get(comment.id)
-            if seen is None or recency(comment) > seen[0]:
+            if seen is None or recency(comment) >= seen[0]:
                 plan = comment if _is_plan_of(comment, issue_number) else None
                 newest[comment.id] = (recency(comment), plan)
     plans = [plan for _when, plan in newest.values() if plan is not None]
-    trusted: list[FetchedComment] = []
-    passed: list[Untrusted] = []
-    for comment in sorted(plans, key=recency, reverse=True):
-        judged = authors.untrusted(comment)
-        if isinstance(judged, Failure):
-            return NotFetched(judged)
-        if judged is None:
-            trusted.append(comment)
-        else:
-            passed.append(judged)
-    if not trusted:
-        message = (
-            f"no comment on issue #{issue_number} carries a <!-- plan-issue-{issue_number} --> line"
-        )
-        if passed:
-            message = (
-                f"no comment by a trusted author on issue #{issue_number} carries a "
-                f"<!-- plan-issue-{issue_number} --> line: "
-                + passed_over_words(passed, authors.policy)
-            )
-        return NotFetched(
-            Failure(Status.COMMENT_NOT_FOUND, message), no_plan=True, passed_over=tuple(passed)
-        )
-    return Discovered(trusted[0], trusted[1:], tuple(passed))
+    return sorted(plans, key=recency, reverse=True)
 
 
 @dataclass(frozen=True, slots=True)
 class NotFetched:
-    """Why there is no plan to look at: a failed fetch or listing; (``no_plan``) an issue
-    without any plan comment by a trusted author (``passed_over``: the plan-like comments
-    by others); (``untrusted``) a plan comment given by id whose author is not trusted
-    (``plan-identity-mismatch``, SPEC 6.1). ``plan`` when the plan was fetched (for links)."""
+    """Why there is no plan to look at: a failed fetch, listing or permission request; an
+    issue without a plan by a trusted author (``no_plan``); a plan that is untrusted or
+    hidden (``plan-identity-mismatch``, with ``untrusted`` for an author). ``plan`` when the
+    plan was fetched (for links); ``walked``: the discovery walk, when one ran."""
 
     failure: Failure
     plan: FetchedComment | None = None
     no_plan: bool = False
-    passed_over: tuple[Untrusted, ...] = ()
+    walked: Walk | None = None
     untrusted: Untrusted | None = None
+
+    @property
+    def passed_over(self) -> tuple[Untrusted, ...]:
+        """The plan-like comments the walk passed over (SPEC 6.1)."""
+        return self.walked.passed_over if self.walked is not None else ()
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,12 +83,10 @@ class FetchedPlan:
         comments: both, scanned.
         issue_number: the given issue number, else the plan's own (from its ``issue_url``).
         sibling_id: the sibling id given (checked against the spine's pointer), or ``None``.
-        extra: findings of the fetching (``issue_url`` mismatches, an untrusted sibling,
-            passed-over and older plan comments).
-        withheld: the sibling fetched whose author is not trusted (SPEC 6.1): left out of
-            ``comments`` (``sibling`` is then ``None``), reported by ``extra``.
-        passed_over: the plan-like comments discovery passed over (SPEC 6.1); ``None`` when
-            the plan was given by id (no discovery ran).
+        extra: findings of the fetching (SPEC 6.1, 10).
+        withheld: a sibling left out of ``comments`` (untrusted or hidden), reported by
+            ``extra``.
+        walked: the discovery walk (SPEC 6.1); ``None`` when the plan was given by id.
     """
 
     plan: FetchedComment
@@ -130,55 +96,75 @@ class FetchedPlan:
     sibling_id: int | None
     extra: tuple[Finding, ...]
     withheld: FetchedComment | None = None
-    passed_over: tuple[Untrusted, ...] | None = None
+    walked: Walk | None = None
 
 
-_Fetched = tuple[FetchedComment, FetchedComment | None, list[Finding]]
-
-
-def passed_over_findings(
-    passed: tuple[Untrusted, ...], issue_number: int, policy_shown: str
-) -> list[Finding]:
-    """One ``untrusted-plan-comment`` warning per plan-like comment discovery passed over
-    (SPEC 6.1, 10): its id, login and association."""
-    return [
+def walk_findings(walked: Walk, issue_number: int, policy_shown: str) -> list[Finding]:
+    """What the walk found besides the plan (SPEC 6.1, 10): an ``untrusted-plan-comment``
+    warning per comment passed over, a ``hidden-plan-comment`` notice per hidden one."""
+    marker = f"<!-- plan-issue-{issue_number} --> line"
+    found = [
         warning(
             Code.UNTRUSTED_PLAN_COMMENT,
-            f"comment {item.comment.id} carries a <!-- plan-issue-{issue_number} --> line but "
-            f"was written by {item.who}, not a trusted author (trusted-authors is "
-            f"{policy_shown}): passed over, it is not the plan",
+            f"comment {item.comment.id} carries a {marker} but was written by {item.who}, not "
+            f"a trusted author (trusted-authors is {policy_shown}): passed over, it is not "
+            "the plan",
         )
-        for item in passed
+        for item in walked.passed_over
+    ]
+    return found + [
+        notice(
+            Code.HIDDEN_PLAN_COMMENT,
+            f"{comment.hidden_problem or ''}; it carries a {marker} but is passed over",
+        )
+        for comment in walked.hidden
     ]
 
 
-def _by_discovery(
+def _discovered(
     fetcher: CommentFetcher, authors: AuthorCheck, issue_number: int
-) -> tuple[_Fetched, tuple[Untrusted, ...]] | NotFetched:
-    """The newest plan comment of the issue by a trusted author, an ``older-plan-comments``
-    warning, and an ``untrusted-plan-comment`` warning per comment passed over."""
-    found = _discover(fetcher, authors, issue_number)
-    if isinstance(found, NotFetched):
-        return found
-    plan, older = found.plan, found.older
-    extra = passed_over_findings(found.passed_over, issue_number, authors.policy.shown)
-    if older:
-        ids = ", ".join(str(comment.id) for comment in older)
+) -> tuple[FetchedComment, list[Finding], Walk] | NotFetched:
+    """The plan the walk of SPEC 6.1 chose on the issue, with its findings (the walk's, and
+    ``older-plan-comments``), or why there is none."""
+    plans = _plan_like(fetcher, issue_number)
+    if isinstance(plans, Failure):
+        return NotFetched(plans)
+    walked = walk(plans, authors)
+    if walked.stopped is not None:
+        return NotFetched(walked.stopped, walked.at, walked=walked)
+    if walked.plan is None:
+        marker = f"<!-- plan-issue-{issue_number} --> line"
+        message = f"no comment on issue #{issue_number} carries a {marker}"
+        if walked.passed_over:
+            message = (
+                f"no comment by a trusted author on issue #{issue_number} carries a {marker}: "
+                + passed_over_words(walked.passed_over, authors.policy)
+            )
+        failure = Failure(Status.COMMENT_NOT_FOUND, message)
+        return NotFetched(failure, no_plan=True, walked=walked)
+    extra = walk_findings(walked, issue_number, authors.policy.shown)
+    if walked.older:
+        ids = ", ".join(str(comment.id) for comment in walked.older)
         extra.append(
             warning(
                 Code.OLDER_PLAN_COMMENTS,
-                f"issue #{issue_number} also has {len(older)} older plan "
-                f"comment(s) ({ids}); validated the newest, {plan.id}",
+                f"issue #{issue_number} also has {len(walked.older)} older plan "
+                f"comment(s) ({ids}); validated the newest, {walked.plan.id}",
                 comment="plan",
             )
         )
-    return (plan, None, extra), found.passed_over
+    return walked.plan, extra, walked
 
 
-def _by_id(target: ValidateTarget, fetcher: CommentFetcher) -> _Fetched | NotFetched:
-    """The plan comment and, when an id was given, the sibling, fetched concurrently; a
-    sibling that is not found is ``None`` (the validator reports ``sibling-missing``)."""
-    assert target.plan_comment_id is not None
+def _plan(
+    target: ValidateTarget, fetcher: CommentFetcher, authors: AuthorCheck
+) -> tuple[FetchedComment, FetchedComment | None, list[Finding], Walk | None] | NotFetched:
+    """The plan (by id, with the sibling id's comment fetched concurrently; or discovered)
+    and the findings so far."""
+    if target.plan_comment_id is None:
+        assert target.issue_number is not None
+        found = _discovered(fetcher, authors, target.issue_number)
+        return found if isinstance(found, NotFetched) else (found[0], None, found[1], found[2])
     wanted = [(target.plan_comment_id, "plan")]
     if target.slices_comment_id is not None:
         wanted.append((target.slices_comment_id, "sibling"))
@@ -189,59 +175,25 @@ def _by_id(target: ValidateTarget, fetcher: CommentFetcher) -> _Fetched | NotFet
     sibling = not_found_as_none(outcomes[1]) if len(outcomes) > 1 else None
     if isinstance(sibling, Failure):
         return NotFetched(sibling, plan)
-    return plan, sibling, []
-
-
-def _pointed_sibling(
-    fetcher: CommentFetcher, plan_scan: ScannedComments
-) -> FetchedComment | Failure | None:
-    """The sibling the plan's spine points at (``None`` when none, or not found)."""
-    spine = current_spine(plan_scan)
-    pointer = spine.spine.slice_comment_id if isinstance(spine, CurrentSpine) else None
-    return None if pointer is None else fetcher.fetch_if_exists(int(pointer), "sibling")
+    return plan, sibling, [], None
 
 
 def fetch_plan(target: ValidateTarget, fetcher: CommentFetcher) -> FetchedPlan | NotFetched:
-    """Fetch (or discover) a plan and its sibling (SPEC 10, 13): the part of validate that
-    render mode shares.
-
-    Order (SPEC 6.1), for the plan and then the sibling: the answer is the comment asked
-    for; its ``issue_url`` (a finding); its author: an untrusted plan stops here
-    (``plan-identity-mismatch``: nothing of it is read, no sibling is fetched); an untrusted
-    sibling is left out of the comments, with the error finding
-    ``sibling-identity-mismatch``.
-
-    Requests: with a plan id, one GET (two, concurrent, with a sibling id), plus one for the
-    spine's sibling when no sibling id was given; with only an issue number, the issue's
-    comment listing (``per_page=100``, every page) plus the sibling's GET; plus one
-    permission GET per distinct author that only the policy's ``write`` term can decide.
-
-    Returns:
-        :class:`FetchedPlan`, with the ``issue_url`` disagreements, an untrusted sibling,
-        passed-over and older plan comments as findings; or :class:`NotFetched` for a fetch
-        failure of the plan, the listing, the sibling or a permission (a sibling that is not
-        found, 404/410, is ``None`` instead: validate reports ``sibling-missing``), an issue
-        without a plan comment by a trusted author, or an untrusted plan given by id. Never
-        raises.
-    """
-    authors = AuthorCheck(target.trusted_authors, fetcher)
-    passed_over: tuple[Untrusted, ...] | None = None
-    if target.plan_comment_id is None:
-        assert target.issue_number is not None
-        discovered = _by_discovery(fetcher, authors, target.issue_number)
-        if isinstance(discovered, NotFetched):
-            return discovered
-        fetched, passed_over = discovered
-    else:
-        by_id = _by_id(target, fetcher)
-        if isinstance(by_id, NotFetched):
-            return by_id
-        fetched = by_id
-    plan, sibling, extra = fetched
+    """Fetch (or discover) a plan and its sibling, with the checks of SPEC 6.1 in their
+    order (SPEC 10, 13): a plan that fails one is :class:`NotFetched`
+    (``plan-identity-mismatch`` for its author or hiding, its issue a finding); a sibling
+    that fails one is left out with a finding. Requests: SPEC 6's budget. Never raises."""
+    authors = AuthorCheck(target.trusted_authors, fetcher, target.issue_number)
+    found = _plan(target, fetcher, authors)
+    if isinstance(found, NotFetched):
+        return found
+    plan, sibling, extra, walked = found
     number = target.issue_number if target.issue_number is not None else plan.issue_number
     problem = plan.issue_problem("plan", target.issue_number)
     if problem is not None:
         extra.append(error(Code.PLAN_IDENTITY_MISMATCH, problem, comment="plan"))
+    if plan.hidden_problem is not None:
+        return NotFetched(Failure(Status.PLAN_IDENTITY_MISMATCH, plan.hidden_problem), plan)
     untrusted = authors.untrusted(plan)
     if isinstance(untrusted, Failure):
         return NotFetched(untrusted, plan)
@@ -251,34 +203,37 @@ def fetch_plan(target: ValidateTarget, fetcher: CommentFetcher) -> FetchedPlan |
         return NotFetched(failure, plan, untrusted=untrusted)
     plan_scan = scan_comment(plan.body)
     if target.slices_comment_id is None:
-        pointed = _pointed_sibling(fetcher, ScannedComments(plan_scan))
-        if isinstance(pointed, Failure):
-            return NotFetched(pointed, plan)
-        sibling = pointed
-    problem = sibling.issue_problem("sibling", number) if sibling is not None else None
-    if problem is not None:
-        extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, problem, comment="sibling"))
+        spine = current_spine(ScannedComments(plan_scan))
+        pointer = spine.spine.slice_comment_id if isinstance(spine, CurrentSpine) else None
+        if pointer is not None:
+            pointed = fetcher.fetch_if_exists(int(pointer), "sibling")
+            if isinstance(pointed, Failure):
+                return NotFetched(pointed, plan)
+            sibling = pointed
     withheld: FetchedComment | None = None
     if sibling is not None:
-        untrusted = authors.untrusted(sibling)
-        if isinstance(untrusted, Failure):
-            return NotFetched(untrusted, plan)
-        if untrusted is not None:
-            extra.append(
-                error(Code.SIBLING_IDENTITY_MISMATCH, untrusted.message, comment="sibling")
-            )
+        refused = _sibling_refusal(sibling, authors)
+        if isinstance(refused, Failure):
+            return NotFetched(refused, plan)
+        problem = sibling.issue_problem("sibling", number)
+        for why in (problem, refused):
+            if why is not None:
+                extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, why, comment="sibling"))
+        if refused is not None:
             withheld, sibling = sibling, None
     comments = ScannedComments(plan_scan, None if sibling is None else scan_comment(sibling.body))
     return FetchedPlan(
-        plan,
-        sibling,
-        comments,
-        number,
-        target.slices_comment_id,
-        tuple(extra),
-        withheld,
-        passed_over,
+        plan, sibling, comments, number, target.slices_comment_id, tuple(extra), withheld, walked
     )
+
+
+def _sibling_refusal(sibling: FetchedComment, authors: AuthorCheck) -> str | Failure | None:
+    """Why a sibling is left out (SPEC 6.1: hidden, or its author untrusted), ``None`` when
+    it is not, or the failure of asking. Never raises."""
+    if sibling.hidden_problem is not None:
+        return sibling.hidden_problem
+    untrusted = authors.untrusted(sibling)
+    return untrusted.message if isinstance(untrusted, Untrusted) else untrusted
 
 
 def validate_fetched(fetched: FetchedPlan) -> ValidationResult:

@@ -79,7 +79,8 @@ TERMS = "(an author association such as OWNER, MEMBER or COLLABORATOR, @login, w
         ("@-x", f"trusted-authors: '@-x' is not a term {TERMS}"),
         ("@a/b", f"trusted-authors: '@a/b' is not a term {TERMS}"),
         ("owner;member", f"trusted-authors: 'owner;member' is not a term {TERMS}"),
-        ("x" * 50, f"trusted-authors: '{'x' * 40}...' is not a term {TERMS}"),
+        ("x" * 50, f"trusted-authors: '{'x' * 50}' is not a term {TERMS}"),
+        ("x" * 130, f"trusted-authors: '{'x' * 117}...' is not a term {TERMS}"),
         (
             ",",
             "trusted-authors ',' is an empty list: name at least one term (the default is "
@@ -157,8 +158,39 @@ def test_a_deleted_account_is_trusted_only_by_ghost_or_any() -> None:
     assert judge(parse_policy("@ghost"), deleted) is Verdict.TRUSTED
     assert judge(parse_policy("any"), deleted) is Verdict.TRUSTED
     assert judge(parse_policy("write"), Author("ghost", "NONE")) is Verdict.UNTRUSTED
-    # An association term still counts: it is what the API reported for the comment.
-    assert judge(parse_policy("NONE"), deleted) is Verdict.TRUSTED
+    # Whatever association the API reports (revision 4).
+    assert judge(parse_policy("NONE"), deleted) is Verdict.UNTRUSTED
+    assert judge(parse_policy("OWNER"), Author(None, "OWNER")) is Verdict.UNTRUSTED
+    assert judge(parse_policy("OWNER,write"), Author("ghost", "OWNER")) is Verdict.UNTRUSTED
+
+
+@pytest.mark.parametrize(
+    "login",
+    [
+        "\u212aevin",  # KELVIN SIGN: Unicode lower-casing makes it "kevin"
+        "k\u0435vin",  # CYRILLIC SMALL LETTER IE
+        "kevin\u200b",  # a zero-width space
+        "kévin",
+        "kevin ",
+        "kevin[bot]x",
+    ],
+)
+def test_a_login_github_never_issues_matches_no_term(login: str) -> None:
+    for policy in ("@kevin", "@kevin,OWNER,write", "OWNER,MEMBER,COLLABORATOR,write"):
+        assert judge(parse_policy(policy), Author(login, "OWNER")) is Verdict.UNTRUSTED
+    assert judge(parse_policy("any"), Author(login, "OWNER")) is Verdict.TRUSTED
+
+
+def test_logins_compare_ascii_case_insensitively() -> None:
+    assert judge(parse_policy("@KEVIN"), Author("kevin", "NONE")) is Verdict.TRUSTED
+    assert judge(parse_policy("@emu_User.acme"), Author("EMU_user.ACME", None)) is Verdict.TRUSTED
+
+
+@pytest.mark.parametrize("login", ["planner-app[bot]", "github-actions[bot]", "Renovate[BOT]"])
+def test_a_bot_is_never_asked(login: str) -> None:
+    assert judge(DEFAULT_POLICY, Author(login, "NONE")) is Verdict.UNTRUSTED
+    assert judge(parse_policy("write"), Author(login, "CONTRIBUTOR")) is Verdict.UNTRUSTED
+    assert judge(parse_policy(f"write,@{login}"), Author(login, "NONE")) is Verdict.TRUSTED
 
 
 def test_any_trusts_every_author() -> None:
@@ -174,17 +206,21 @@ def test_any_trusts_every_author() -> None:
         (Permission("write", "maintain"), True),
         (Permission("write", "write"), True),
         (Permission("write", "release-manager"), True),  # a custom role based on write
-        (Permission("read", "maintain"), True),
         (Permission("WRITE", None), True),
+        (Permission("read", "maintain"), False),  # role_name is only quoted (revision 4)
+        (Permission("read", "Write"), False),  # a custom role named like a built-in one
+        (Permission("none", "admin"), False),
+        (Permission("maintain", "maintain"), False),  # GitHub reports maintain as write
         (Permission("read", "triage"), False),
         (Permission("read", "read"), False),
-        (Permission("none", None), False),
+        (Permission("none", ""), False),
         (Permission(None, None), False),
-        (Permission(unreadable=403), False),
-        (Permission(unreadable=404), False),
+        (Permission("wr\u0131te", None), False),  # dotless i
+        (Permission(refused=403), False),
+        (Permission(refused=404), False),
     ],
 )
-def test_write_maintain_and_admin_grant_write(permission: Permission, grants: bool) -> None:
+def test_the_permission_field_decides_write(permission: Permission, grants: bool) -> None:
     assert permission.grants_write is grants
 
 
@@ -218,10 +254,33 @@ def test_the_message_names_comment_login_association_and_policy() -> None:
         (Author("n", "NONE"), Permission(None, None), "n (NONE, permission not reported)"),
         (
             Author("x", "NONE"),
-            Permission(unreadable=404),
+            Permission(refused=404),
             "x (NONE, the repository permission of x could not be read (HTTP 404))",
+        ),
+        (
+            Author("x", "CONTRIBUTOR"),
+            Permission(refused=403),
+            "x (CONTRIBUTOR, permission not readable by the token (HTTP 403))",
+        ),
+        (
+            Author("x", "NONE"),
+            Permission("read", "y" * 200),
+            f"x (NONE, permission read, role {'y' * 117}...)",
         ),
     ],
 )
 def test_author_words(author: Author, permission: Permission | None, words: str) -> None:
     assert author_words(author, permission) == words
+
+
+def test_a_403_says_the_token_cannot_read_permissions_and_what_trusts_the_account() -> None:
+    message = untrusted_message(
+        7, Author("quiet-member", "CONTRIBUTOR"), DEFAULT_POLICY, Permission(refused=403)
+    )
+    assert message == (
+        "comment 7 was written by quiet-member (CONTRIBUTOR, permission not readable by the "
+        "token (HTTP 403)), not a trusted author; trusted-authors is "
+        "OWNER,MEMBER,COLLABORATOR,write; the token cannot read repository permissions "
+        "(GitHub answers 403 to a token that cannot push): @quiet-member in trusted-authors "
+        "trusts that account without the request"
+    )

@@ -177,9 +177,19 @@ def test_refused_values_name_api_url(value: str, message: str) -> None:
         ("socks5h://me@proxy.corp:1080", "socks5h://proxy.corp:1080"),
         ("https://github.com/o/r.git?token=x#y", "https://github.com/o/r.git"),
         ("proxy.corp:3128", "proxy.corp:3128"),
+        ("alice:S3CRET@proxy.corp.example:3128", "proxy.corp.example:3128"),
+        ("http:/alice:S3CRET@proxy.corp:3128", "proxy.corp:3128"),
+        ("http//alice:S3CRET@proxy.corp:3128", "proxy.corp:3128"),
+        ("http:\\\\alice:S3CRET@proxy.corp:3128", "proxy.corp:3128"),
+        ("http://alice:pa#ss@proxy.corp:3128", "http://proxy.corp:3128"),
+        ("http://alice:pa ss@proxy.corp:3128", "http://proxy.corp:3128"),
+        ("http://al%40ice:S3%2FCRET@[::1]:3128", "http://[::1]:3128"),
+        ("http://alice:S3@CR@ET@proxy.corp", "http://proxy.corp"),
+        ("http://proxy corp:3128", None),
+        ("", None),
     ],
 )
-def test_a_url_is_named_without_its_secrets(url: str, shown: str) -> None:
+def test_a_url_is_named_without_its_secrets(url: str, shown: str | None) -> None:
     assert without_secrets(url) == shown
 
 
@@ -531,3 +541,33 @@ def test_plain_http_to_a_loopback_host_is_used(
     )
     assert (json.loads(completed.stdout)["status"], completed.returncode) == ("ok", 0)
     assert len(fake.requests) == 2
+
+
+_PIECE = st.text(alphabet="ab:/@#?% \\\\.[]-", min_size=0, max_size=6)
+
+
+@settings(max_examples=400, derandomize=True)
+@given(
+    scheme=st.sampled_from(
+        ["http://", "https://", "socks5h://", "", "http:/", "http//", "http:\\\\"]
+    ),
+    user=_PIECE,
+    password=_PIECE,
+    with_password=st.booleans(),
+    host=st.sampled_from(["proxy.corp.example", "127.0.0.1", "[::1]", "[fe80::1%25eth0]"]),
+    port=st.sampled_from(["", ":3128"]),
+    tail=st.sampled_from(["", "/", "/path", "/o/r.git?token=QSECRET#FSECRET"]),
+)
+def test_no_user_name_or_password_survives_any_url_form(
+    scheme: str, user: str, password: str, with_password: bool, host: str, port: str, tail: str
+) -> None:
+    userinfo = f"USER{user}" + (f":PASS{password}" if with_password else "")
+    value = f"{scheme}{userinfo}@{host}{port}{tail}"
+    texts = [without_secrets(value) or ""]
+    if " " not in value:  # free text is read word by word
+        texts.append(without_credentials(f"x '{value}' y"))
+    for text in texts:
+        assert "USER" not in text
+        assert "PASS" not in text
+        assert "QSECRET" not in text
+        assert "FSECRET" not in text

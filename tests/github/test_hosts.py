@@ -129,11 +129,12 @@ def test_urls_naming_no_repository_on_a_host_are_not_remotes(url: str) -> None:
             "https://github.com/o/r.git",
         ),
         ("https://user@gitlab.com/o/r.git", "https://gitlab.com/o/r.git"),
-        ("git@gitlab.com:o/r.git", "git@gitlab.com:o/r.git"),
+        ("git@gitlab.com:o/r.git", "gitlab.com:o/r.git"),
+        ("x-access-token:ghs_secret@github.com:o/r.git", "github.com:o/r.git"),
         ("/srv/git/plans.git\n", "/srv/git/plans.git"),
-        ("https://a@b@host/x\ny", "https://host/x y"),
+        ("https://a@b@host/x\ny", "(a value not shown)"),
         ("https://github.com/o/r.git?access_token=secret#part", "https://github.com/o/r.git"),
-        ("https://host/" + "x" * 300, "https://host/" + "x" * 184 + "..."),
+        ("https://host/" + "x" * 300, "https://host/" + "x" * 104 + "..."),
     ],
 )
 def test_a_remote_is_shown_without_credentials(url: str, shown: str) -> None:

@@ -119,9 +119,11 @@ def test_a_null_or_absent_body_is_the_empty_body(payload: dict[str, Any]) -> Non
         ({"updated_at": 1}, "its updated_at is a number, not text or null"),
         ({"user": "planner-bot"}, "its user is text, not an object or null"),
         ({"user": ["planner-bot"]}, "its user is a list, not an object or null"),
-        ({"user": {"login": 5}}, "its user.login is a number, not text"),
-        ({"user": {"login": None}}, "its user.login is null, not text"),
-        ({"user": {"id": 5}}, "its user.login is missing"),
+        ({"user": {"login": 5}}, "its user.login is a number, not text or null"),
+        ({"minimized": "spam"}, "its minimized is text, not an object or null"),
+        ({"minimized": {"reason": 3}}, "its minimized.reason is a number, not text or null"),
+        ({"node_id": 7}, "its node_id is a number, not text or null"),
+        ({"created_at": False}, "its created_at is true or false, not text or null"),
         ({"author_association": 1}, "its author_association is a number, not text or null"),
         ({"author_association": ["OWNER"]}, "its author_association is a list, not text or null"),
     ],
@@ -376,6 +378,9 @@ def test_a_debug_line_stays_one_printable_line_whatever_the_server_sent() -> Non
         ({"author_association": None}, Author("planner-bot", None)),
         ({"user": None, "author_association": "NONE"}, Author(None, "NONE")),  # deleted
         ({"user": {"login": "x\ud800", "type": "Bot"}}, Author("x\ufffd", None)),
+        ({"user": {"login": ""}, "author_association": "OWNER"}, Author(None, "OWNER")),
+        ({"user": {"login": None}, "author_association": "OWNER"}, Author(None, "OWNER")),
+        ({"user": {"id": 5}, "author_association": "OWNER"}, Author(None, "OWNER")),
     ],
 )
 def test_the_author_is_read_from_user_login_and_author_association(
@@ -422,3 +427,21 @@ def test_the_author_is_read_from_user_login_and_author_association(
 )
 def test_a_permission_answer(answer: Any, read_as: Permission | Unusable) -> None:
     assert read_permission(json.dumps(answer).encode(), "") == read_as
+
+
+@pytest.mark.parametrize(
+    ("changes", "hidden"),
+    [
+        ({}, (False, None)),
+        ({"minimized": None}, (False, None)),
+        ({"minimized": {"reason": "outdated"}}, (True, "outdated")),
+        ({"minimized": {"reason": None}}, (True, None)),
+        ({"minimized": {}}, (True, None)),
+    ],
+)
+def test_a_minimized_comment_is_read_as_hidden(
+    changes: dict[str, Any], hidden: tuple[bool, str | None]
+) -> None:
+    fetched = read(comment(**changes))
+    assert isinstance(fetched, FetchedComment)
+    assert (fetched.hidden, fetched.hidden_reason) == hidden

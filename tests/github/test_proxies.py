@@ -150,3 +150,67 @@ def test_a_proxy_is_named_without_its_user_name_and_password(
         ["CONNECT ghe.example.com:443 HTTP/1.0"] * 12 if proxy_answers else []
     )
     assert [head for head in heads if TOKEN in head] == []
+
+
+# ---- every form a proxy value takes (SPEC 6, revision 4) ------------------------------------
+
+#: Each proxy value form (``{port}``: a closed loopback port, so every attempt fails) and how
+#: the message names it: without its user name and password, or, without a scheme, not quoted.
+UNQUOTED = (
+    "the proxy set in the environment, whose value has no usable scheme (give it as "
+    "http://HOST:PORT; the value is not shown)"
+)
+PROXY_FORMS = {
+    "scheme": ("http://alice:S3CRET@127.0.0.1:{port}", "the proxy http://127.0.0.1:{port}"),
+    "no-scheme": ("alice:S3CRET@127.0.0.1:{port}", UNQUOTED),
+    "one-slash": ("http:/alice:S3CRET@127.0.0.1:{port}", UNQUOTED),
+    "no-colon": ("http//alice:S3CRET@127.0.0.1:{port}", UNQUOTED),
+    "backslashes": ("http:\\\\alice:S3CRET@127.0.0.1:{port}", UNQUOTED),
+    "ipv6": ("http://alice:S3CRET@[::1]:{port}", "the proxy http://[::1]:{port}"),
+    "percent-encoded": (
+        "http://al%69ce:S3%43RET@127.0.0.1:{port}",
+        "the proxy http://127.0.0.1:{port}",
+    ),
+    "hash-in-password": (
+        "http://alice:S3#CRET@127.0.0.1:{port}",
+        "the proxy http://127.0.0.1:{port}",
+    ),
+}
+SECRET_PIECES = ("alice", "S3CRET", "al%69ce", "S3%43RET", "S3#CRET")
+
+
+@pytest.mark.parametrize("variable", ["HTTPS_PROXY", "https_proxy", "ALL_PROXY", "all_proxy"])
+@pytest.mark.parametrize("form", list(PROXY_FORMS))
+def test_no_proxy_secret_survives_in_any_emitted_text(
+    tmp_path: Path, form: str, variable: str
+) -> None:
+    from tests.in_process import run_action_in_process, run_cli_in_process
+
+    api_url = "https://ghe.example.com/api/v3"  # not loopback: through the proxy
+    port = closed_port()
+    value, shown = (text.format(port=port) for text in PROXY_FORMS[form])
+    completed = run_cli_in_process(
+        [*LOOKUP, "--repo", REPO, "--api-url", api_url, "--format", "json"],
+        env=clean_env(GITHUB_TOKEN=TOKEN, **{variable: value}),
+    )
+    run = run_action_in_process(
+        tmp_path,
+        {**SPLIT_INPUTS, "api-url": api_url},
+        api_url=api_url,
+        token=TOKEN,
+        repository=REPO,
+        extra_env={variable: value},
+    )
+    message = json.loads(completed.stdout)["message"]
+    assert message.startswith(f"{WHAT} (")
+    assert shown in message
+    assert run.outputs["message"] == message
+    texts = [
+        completed.stdout.decode(),
+        completed.stderr.decode(),
+        run.stdout,
+        run.stderr,
+        run.output_file_text,
+        run.summary,
+    ]
+    assert [(text, piece) for text in texts for piece in SECRET_PIECES if piece in text] == []

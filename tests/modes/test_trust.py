@@ -259,8 +259,14 @@ def test_write_is_asked_once_for_two_comments_by_one_author(fake_github: FakeGit
     [
         ("read", "permission read"),
         ("none", "permission none"),
-        (error(403, "Must have push access to view repository collaborators."), "HTTP 403"),
-        (error(404, "Not Found"), "HTTP 404"),
+        (
+            error(403, "Must have push access to view collaborator permission."),
+            "permission not readable by the token (HTTP 403)",
+        ),
+        (
+            error(404, "Not Found"),
+            "the repository permission of quiet-member could not be read (HTTP 404)",
+        ),
     ],
 )
 def test_write_answered_read_none_403_or_404_is_not_trusted(
@@ -269,15 +275,16 @@ def test_write_answered_read_none_403_or_404_is_not_trusted(
     serve_878(fake_github, plan=PRIVATE_MEMBER)
     fake_github.set_permission(PRIVATE_MEMBER.login, answer)
     result, code = lookup(fake_github)
-    detail = (
-        words
-        if words.startswith("permission")
-        else f"the repository permission of quiet-member could not be read ({words})"
+    note = (
+        "; the token cannot read repository permissions (GitHub answers 403 to a token that "
+        "cannot push): @quiet-member in trusted-authors trusts that account without the request"
+        if "403" in words
+        else ""
     )
     assert (result, code) == (
         untrusted_plan(
-            f"comment {PLAN_ID} was written by quiet-member (CONTRIBUTOR, {detail}), not a "
-            f"trusted author; {DEFAULT}",
+            f"comment {PLAN_ID} was written by quiet-member (CONTRIBUTOR, {words}), not a "
+            f"trusted author; {DEFAULT}{note}",
             "quiet-member",
             "CONTRIBUTOR",
         ),
@@ -589,8 +596,8 @@ def test_render_by_discovery_counts_the_comments_passed_over(fake_github: FakeGi
     drive_by_plan(fake_github)
     result, code = json_cli("render", fake_github, "--issue-number", "901")
     assert (result["status"], code, result["plan_comment_id"]) == ("ok", 0, str(PLAN_901_ID))
-    assert list(result)[-1:] == ["untrusted_plan_comments"]
-    assert result["untrusted_plan_comments"] == 1
+    assert list(result)[-2:] == ["untrusted_plan_comments", "hidden_plan_comments"]
+    assert (result["untrusted_plan_comments"], result["hidden_plan_comments"]) == (1, 0)
     markdown, _ = cli("render", fake_github, "--issue-number", "901", fmt="markdown")
     assert (
         "| Passed over | 1 plan-like comment by an author outside trusted-authors (never the "
@@ -615,6 +622,7 @@ def test_render_of_an_issue_whose_only_plan_is_untrusted(fake_github: FakeGitHub
             f"<!-- plan-issue-901 --> line: comment {DRIVE_BY_ID} by drive-by (NONE, "
             f"{NO_PERMISSION}) was passed over: not a trusted author ({DEFAULT})",
             "untrusted_plan_comments": 1,
+            "hidden_plan_comments": 0,
         },
         1,
     )

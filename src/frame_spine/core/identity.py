@@ -10,13 +10,7 @@ issue's marker, does not pass.
 from __future__ import annotations
 
 from .blocks import CommentScan, MarkerKind
-
-_SHOWN_DIGITS = 20
-
-
-def _shown(value: str) -> str:
-    return value if len(value) <= _SHOWN_DIGITS else value[:_SHOWN_DIGITS] + "..."
-
+from .shown import cut, printable
 
 _LABELS = {"plan-issue": "the plan comment", "frame-slices": "the sibling comment"}
 
@@ -70,7 +64,7 @@ def marker_problem(
     wanted = str(issue_number)
     values = scan.marker_values(kind)
     others = sorted({value for value in values if value != wanted}, key=lambda v: (len(v), v))
-    named = ", ".join(f"#{_shown(value)}" for value in others)
+    named = ", ".join(f"#{cut(value)}" for value in others)
     if wanted not in values and required:
         if others:
             return f"{label} is for issue {named} (a {kind} marker line), not #{wanted}"
@@ -101,3 +95,12 @@ def issue_number_problem(
     return (
         f"{role} comment {comment_id} belongs to {named} (its issue_url), not to issue #{expected}"
     )
+
+
+def hidden_problem(comment_id: int, hidden: bool, reason: str | None) -> str | None:
+    """Why a comment GitHub shows minimized is not the plan or sibling (SPEC 6.1), or
+    ``None`` when it is not hidden."""
+    if not hidden:
+        return None
+    how = f"as {printable(reason)}" if reason else "(no reason given)"
+    return f"comment {comment_id} is hidden {how}: dispatch from the current plan"

@@ -1,21 +1,8 @@
 """Who wrote it: the trust policy (SPEC 6.1).
 
-Pure: the ``trusted-authors`` value in, a :class:`TrustPolicy` out (or a ``ValueError``
-naming the input); a comment's :class:`Author` (and, when the policy has to ask, the
-author's repository :class:`Permission`) in, a verdict and the words of a refusal out.
-Asking GitHub for a permission is the fetching edge's job
-(:mod:`frame_spine.github.authors`); here :func:`judge` only says when it is needed.
-
-A policy is a list of terms separated by commas or whitespace:
-
-- an ``author_association`` word as the REST API reports it (:data:`ASSOCIATIONS`,
-  case-insensitive);
-- ``@login`` (a ``user.login``, case-insensitive, e.g. ``@planner-app[bot]``);
-- ``write``: an author with ``write``, ``maintain`` or ``admin`` permission on the
-  repository (one permission request per distinct author no other term trusts);
-- or ``any`` alone (every author).
-
-The list is the whole policy: ``MEMBER`` alone refuses an ``OWNER``.
+Pure: ``trusted-authors`` parsed into a :class:`TrustPolicy`; an :class:`Author` (and, when
+the policy must ask, its :class:`Permission`) judged, and the words of a refusal. Asking
+GitHub is :mod:`frame_spine.github.authors`' job.
 """
 
 from __future__ import annotations
@@ -23,6 +10,8 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from enum import Enum
+
+from .shown import cut, quoted
 
 #: Every ``author_association`` value of the REST API, in GitHub's documentation order.
 ASSOCIATIONS = (
@@ -40,20 +29,17 @@ ASSOCIATIONS = (
 DEFAULT_TRUSTED_AUTHORS = "OWNER,MEMBER,COLLABORATOR,write"
 #: The login GitHub shows for a deleted account; a comment without a ``user`` has it.
 DELETED_LOGIN = "ghost"
-#: The permissions (``permission``) and roles (``role_name``) that can push to a
-#: repository: the ``write`` term trusts them.
-WRITE_ROLES = frozenset({"write", "maintain", "admin"})
+#: The ``permission`` values the ``write`` term trusts (GitHub reports ``maintain`` as
+#: ``write`` there).
+WRITE_PERMISSIONS = frozenset({"write", "admin"})
 
 _INPUT = "trusted-authors"
 _SEPARATORS = re.compile(r"[\s,]+")
-# GitHub logins: letters, digits and hyphens; ``[bot]`` for an app; ``_`` and ``.`` for
+# GitHub logins: ASCII letters, digits and hyphens; ``[bot]`` for an app; ``_`` and ``.`` for
 # Enterprise managed users (``name_shortcode``).
-_LOGIN = re.compile(r"@([A-Za-z0-9][A-Za-z0-9_.-]{0,99}(?i:\[bot\])?)", re.ASCII)
-_SHOWN_LIMIT = 40
-
-
-def _shown(term: str) -> str:
-    return repr(term if len(term) <= _SHOWN_LIMIT else term[:_SHOWN_LIMIT] + "...")
+_LOGIN_NAME = r"[A-Za-z0-9][A-Za-z0-9_.-]{0,99}(?:\[[bB][oO][tT]\])?"
+_LOGIN = re.compile(f"@({_LOGIN_NAME})", re.ASCII)
+_LOGIN_ONLY = re.compile(_LOGIN_NAME, re.ASCII)
 
 
 @dataclass(frozen=True, slots=True)
@@ -97,7 +83,7 @@ def parse_policy(value: str | None) -> TrustPolicy:
     terms = [term for term in _SEPARATORS.split(text) if term]
     if not terms:
         raise ValueError(
-            f"{_INPUT} {text!r} is an empty list: name at least one term (the default is "
+            f"{_INPUT} {quoted(text)} is an empty list: name at least one term (the default is "
             f"{DEFAULT_TRUSTED_AUTHORS})"
         )
     shown: dict[str, str] = {}  # each term once (logins ignoring case), as first written
@@ -121,7 +107,7 @@ def parse_policy(value: str | None) -> TrustPolicy:
             shown.setdefault("any", "any")
         else:
             raise ValueError(
-                f"{_INPUT}: {_shown(term)} is not a term (an author association such as "
+                f"{_INPUT}: {quoted(term)} is not a term (an author association such as "
                 "OWNER, MEMBER or COLLABORATOR, @login, write, or any alone)"
             )
     if trust_all and len(shown) > 1:
@@ -130,7 +116,7 @@ def parse_policy(value: str | None) -> TrustPolicy:
             f"({','.join(shown.values())})"
         )
     return TrustPolicy(
-        frozenset(associations), frozenset(logins), write, trust_all, ",".join(shown.values())
+        frozenset(associations), frozenset(logins), write, trust_all, cut(",".join(shown.values()))
     )
 
 
@@ -140,61 +126,64 @@ DEFAULT_POLICY = parse_policy(DEFAULT_TRUSTED_AUTHORS)
 
 @dataclass(frozen=True, slots=True)
 class Author:
-    """Who wrote a comment, as the REST API says.
+    """Who wrote (or edited) a comment, as GitHub says (SPEC 6.1).
 
     Attributes:
-        login: ``user.login``, or ``None`` when the comment has no ``user`` (a deleted
-            account, which GitHub shows as ``ghost``).
-        association: ``author_association`` as given, or ``None`` when not reported.
+        login: the login, or ``None`` for a deleted account (no ``user``, or an empty
+            login). association: ``author_association`` as given, or ``None`` when not
+            reported (GraphQL reports none for an editor).
     """
 
     login: str | None
     association: str | None
 
     @property
-    def matched_login(self) -> str:
-        """The login ``@login`` terms are compared with, lower case (``ghost`` for no user)."""
-        return (self.login or DELETED_LOGIN).lower()
+    def matched_login(self) -> str | None:
+        """The login ``@login`` terms are compared with, ASCII lower case (``ghost`` for a
+        deleted account); ``None`` for a login GitHub never issues, which matches no term."""
+        if self.login is None:
+            return DELETED_LOGIN
+        return self.login.lower() if _LOGIN_ONLY.fullmatch(self.login) else None
+
+    @property
+    def is_bot(self) -> bool:
+        """Whether the login is an app's (``...[bot]``): never asked for a permission."""
+        return (self.matched_login or "").endswith("[bot]")
 
 
 @dataclass(frozen=True, slots=True)
 class Permission:
-    """What ``GET /repos/{o}/{r}/collaborators/{login}/permission`` answered.
+    """What ``GET /repos/{o}/{r}/collaborators/{login}/permission`` answered (SPEC 6.1).
 
     Attributes:
-        permission: the ``permission`` field (``admin``, ``write``, ``read``, ``none``; a
-            ``maintain`` role is reported as ``write`` there), or ``None``.
-        role_name: the ``role_name`` field (``admin``, ``maintain``, ``write``, ``triage``,
-            ``read``, or a custom role's name), or ``None``.
-        unreadable: the HTTP status (403, 404) when the permission could not be read.
+        permission, role_name: the answer's fields (``role_name`` is only quoted).
+        refused: the HTTP status (403, 404) of an answer that is no permission.
     """
 
     permission: str | None = None
     role_name: str | None = None
-    unreadable: int | None = None
+    refused: int | None = None
 
     @property
     def grants_write(self) -> bool:
-        """Whether the author can push: ``permission`` or ``role_name`` is ``write``,
-        ``maintain`` or ``admin`` (a custom role based on write reports ``permission:
-        write``)."""
-        if self.unreadable is not None:
-            return False
-        return any(
-            (value or "").lower() in WRITE_ROLES for value in (self.permission, self.role_name)
+        """Whether ``permission`` is ``write`` or ``admin``."""
+        permission = self.permission or ""
+        return (
+            self.refused is None
+            and permission.isascii()
+            and permission.lower() in WRITE_PERMISSIONS
         )
 
     def words(self, login: str) -> str:
-        """How a refusal names it: ``permission read`` (with the role when it differs), or
-        that the permission of ``login`` could not be read."""
-        if self.unreadable is not None:
-            return (
-                f"the repository permission of {login} could not be read (HTTP {self.unreadable})"
-            )
+        """How a refusal names it: ``permission read`` (with the role when it differs)."""
+        if self.refused == 403:
+            return "permission not readable by the token (HTTP 403)"
+        if self.refused is not None:
+            return f"the repository permission of {login} could not be read (HTTP {self.refused})"
         permission = self.permission or "not reported"
         role = self.role_name
         if role and role.lower() != permission.lower():
-            return f"permission {permission}, role {role}"
+            return f"permission {permission}, role {cut(role)}"
         return f"permission {permission}"
 
 
@@ -207,18 +196,15 @@ class Verdict(Enum):
 
 
 def judge(policy: TrustPolicy, author: Author) -> Verdict:
-    """Judge an author by the policy's terms (SPEC 6.1), without a request.
-
-    ``any`` trusts everyone; then ``@login`` (``@ghost`` for a comment without a ``user``),
-    then the association; an author no term trusts is :attr:`Verdict.ASK` when the policy
-    has ``write`` and the author is an account (a deleted one has no permission), else
-    :attr:`Verdict.UNTRUSTED`. A missing association matches no association term.
-    """
-    if policy.trust_all or author.matched_login in policy.logins:
+    """Judge an author by the policy's terms without a request (SPEC 6.1)."""
+    login = author.matched_login
+    if policy.trust_all or login in policy.logins:
         return Verdict.TRUSTED
-    if author.association is not None and author.association.upper() in policy.associations:
+    if login is None or login == DELETED_LOGIN:
+        return Verdict.UNTRUSTED
+    if (author.association or "").upper() in policy.associations:
         return Verdict.TRUSTED
-    if policy.write and author.login is not None and author.login.lower() != DELETED_LOGIN:
+    if policy.write and not author.is_bot:
         return Verdict.ASK
     return Verdict.UNTRUSTED
 
@@ -227,7 +213,7 @@ def author_words(author: Author, permission: Permission | None = None) -> str:
     """An author as messages name one: ``drive-by (NONE)``, ``drive-by (association not
     reported)``, ``ghost, a deleted account (NONE)``, with the permission when it was asked
     (``drive-by (NONE, permission read)``)."""
-    who = author.login if author.login is not None else f"{DELETED_LOGIN}, a deleted account"
+    who = cut(author.login) if author.login is not None else f"{DELETED_LOGIN}, a deleted account"
     details = [author.association if author.association is not None else "association not reported"]
     if permission is not None:
         details.append(permission.words(author.login or DELETED_LOGIN))
@@ -240,7 +226,19 @@ def untrusted_message(
     """Why a comment is not a plan or sibling (SPEC 6.1), e.g. ``comment 5009 was written by
     drive-by (NONE), not a trusted author; trusted-authors is
     OWNER,MEMBER,COLLABORATOR,write``; ``permission`` when it was asked."""
-    return (
+    message = (
         f"comment {comment_id} was written by {author_words(author, permission)}, not a "
         f"trusted author; {_INPUT} is {policy.shown}"
+    )
+    return message + refused_note(author, permission)
+
+
+def refused_note(author: Author, permission: Permission | None) -> str:
+    """What a message adds when the token may not read permissions (SPEC 6.1): ``""``
+    otherwise."""
+    if permission is None or permission.refused != 403:
+        return ""
+    return (
+        "; the token cannot read repository permissions (GitHub answers 403 to a token that "
+        f"cannot push): @{author.login} in {_INPUT} trusts that account without the request"
     )

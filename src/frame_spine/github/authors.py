@@ -1,19 +1,16 @@
 """Is a fetched comment's author trusted (SPEC 6.1)? The policy of
-:mod:`frame_spine.core.trust`, with the permission requests its ``write`` term needs.
-
-An edge: the only request is the fetcher's
-:meth:`~frame_spine.github.client.CommentFetcher.permission` (one per distinct author that
-no other term trusts, kept for the run), so an author the associations or logins decide
-costs no request.
+:mod:`frame_spine.core.trust`, with the permission requests its ``write`` term needs, each
+login asked once per run and at most :data:`MAX_ASKED` logins per run (audit: per issue).
 """
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from ..core.status import Failure
+from ..core.status import Failure, Status
 from ..core.trust import (
     DELETED_LOGIN,
+    Author,
     Permission,
     TrustPolicy,
     Verdict,
@@ -24,14 +21,16 @@ from ..core.trust import (
 from .client import CommentFetcher
 from .payloads import FetchedComment
 
+#: The most distinct logins one run (audit: one issue) asks a permission for (SPEC 6.1).
+MAX_ASKED = 20
+
 
 @dataclass(frozen=True, slots=True)
 class Untrusted:
     """A comment whose author the policy does not trust.
 
     Attributes:
-        comment: the comment. message: why, in SPEC 6.1's words (comment, login,
-            association, the permission when it was asked, the policy).
+        comment: the comment. message: why, in SPEC 6.1's words.
         who: the author as the message names them (``drive-by (NONE)``).
     """
 
@@ -41,49 +40,81 @@ class Untrusted:
 
     @property
     def login(self) -> str:
-        """The author's login (``ghost`` for a comment without a ``user``), for the JSON
-        result's ``author``."""
+        """The author's login (``ghost`` for a deleted account), for the JSON ``author``."""
         return self.comment.author_login or DELETED_LOGIN
 
 
-@dataclass(frozen=True, slots=True)
-class AuthorCheck:
-    """The trust policy of one run, and the fetcher that asks for permissions.
+def too_many_message(issue: int | None) -> str:
+    """The message of a run (audit: an issue) that would ask one login too many (SPEC 6.1)."""
+    where = f" on issue #{issue}" if issue is not None else ""
+    return (
+        f"more than {MAX_ASKED} authors of plan-like comments{where} need a permission "
+        "request: hide (minimize) those comments, which costs nothing, or remove `write` from "
+        "trusted-authors and name planners with @login"
+    )
 
-    Attributes:
+
+class AuthorCheck:
+    """The trust policy of one run and the permissions it asked (SPEC 6.1).
+
+    Args:
         policy: the parsed ``trusted-authors``. fetcher: the run's fetcher.
+        issue: the issue the run looks at, for the message of :data:`MAX_ASKED`.
+        known: the permissions already read in this run (shared by :meth:`for_issue`).
     """
 
-    policy: TrustPolicy
-    fetcher: CommentFetcher
+    def __init__(
+        self,
+        policy: TrustPolicy,
+        fetcher: CommentFetcher,
+        issue: int | None = None,
+        known: dict[str, Permission | Failure] | None = None,
+    ) -> None:
+        self.policy = policy
+        self.fetcher = fetcher
+        self.issue = issue
+        self._known = known if known is not None else {}
+        self._asked = 0
+
+    def for_issue(self, issue: int) -> AuthorCheck:
+        """The same run's check for one issue of an audit: the answers kept, a fresh count."""
+        return AuthorCheck(self.policy, self.fetcher, issue, self._known)
+
+    def permission(self, login: str) -> Permission | Failure:
+        """``login``'s permission, asked at most once per run; ``error`` past
+        :data:`MAX_ASKED` requests. Never raises."""
+        key = login.lower()
+        known = self._known.get(key)
+        if known is not None:
+            return known
+        if self._asked >= MAX_ASKED:
+            return Failure(Status.ERROR, too_many_message(self.issue))
+        self._asked += 1
+        return self._known.setdefault(key, self.fetcher.permission(login))
+
+    def verdict(self, author: Author) -> Permission | bool | Failure:
+        """``True`` when a term trusts ``author``, else ``False`` or the :class:`Permission`
+        asked (whether it grants write), or the :class:`Failure` of asking."""
+        verdict = judge(self.policy, author)
+        if verdict is not Verdict.ASK:
+            return verdict is Verdict.TRUSTED
+        assert author.login is not None  # judge asks only for an account
+        asked = self.permission(author.login)
+        if isinstance(asked, Failure) or not asked.grants_write:
+            return asked
+        return True
 
     def untrusted(self, comment: FetchedComment) -> Untrusted | Failure | None:
-        """Judge ``comment``'s author (SPEC 6.1).
-
-        Returns:
-            ``None`` when a term trusts the author; :class:`Untrusted` when none does (with
-            ``write``, after asking for the author's permission: ``read``, ``none``, or a 403
-            or 404 answer); a :class:`Failure` when that request failed otherwise (its SPEC 6
-            status: the run stops there). Requests: none unless only ``write`` can decide.
-            Never raises.
-        """
-        author = comment.author
-        verdict = judge(self.policy, author)
-        if verdict is Verdict.TRUSTED:
-            return None
-        permission: Permission | None = None
-        if verdict is Verdict.ASK:
-            assert author.login is not None  # judge asks only for an account
-            asked = self.fetcher.permission(author.login)
-            if isinstance(asked, Failure):
-                return asked
-            if asked.grants_write:
-                return None
-            permission = asked
+        """``None`` when ``comment``'s author is trusted, :class:`Untrusted` when not, or the
+        :class:`Failure` of asking (the run stops there). Never raises."""
+        verdict = self.verdict(comment.author)
+        if verdict is True or isinstance(verdict, Failure):
+            return None if verdict is True else verdict
+        permission = verdict if isinstance(verdict, Permission) else None
         return Untrusted(
             comment,
-            untrusted_message(comment.id, author, self.policy, permission),
-            author_words(author, permission),
+            untrusted_message(comment.id, comment.author, self.policy, permission),
+            author_words(comment.author, permission),
         )
 
 
@@ -105,3 +136,45 @@ def passed_over_words(passed: list[Untrusted] | tuple[Untrusted, ...], policy: T
         f"{'a trusted author' if len(passed) == 1 else 'trusted authors'} "
         f"(trusted-authors is {policy.shown})"
     )
+
+
+@dataclass(frozen=True, slots=True)
+class Walk:
+    """Discovery's walk over an issue's plan-like comments, newest first (SPEC 6.1).
+
+    Attributes:
+        plan: the newest plan-like comment by a trusted author, or ``None``.
+        older: the plan-like comments older than ``plan``, not judged.
+        passed_over: the newer ones whose authors are not trusted.
+        hidden: the hidden plan-like comments passed over without a request.
+        stopped: why the walk could not go on (a failed or capped permission request; a
+            hidden newest trusted plan, ``plan-identity-mismatch``), with ``at``, the comment.
+    """
+
+    plan: FetchedComment | None = None
+    older: tuple[FetchedComment, ...] = ()
+    passed_over: tuple[Untrusted, ...] = ()
+    hidden: tuple[FetchedComment, ...] = ()
+    stopped: Failure | None = None
+    at: FetchedComment | None = None
+
+
+def walk(plan_like: list[FetchedComment], check: AuthorCheck) -> Walk:
+    """Walk ``plan_like`` (newest first) until a trusted plan (SPEC 6.1 "What a drive-by can
+    cost", "Hidden comments"): authors are asked only as far as needed. Never raises."""
+    passed: list[Untrusted] = []
+    hidden: list[FetchedComment] = []
+    for index, comment in enumerate(plan_like):
+        if comment.hidden:
+            if judge(check.policy, comment.author) is Verdict.TRUSTED:
+                stopped = Failure(Status.PLAN_IDENTITY_MISMATCH, str(comment.hidden_problem))
+                return Walk(None, (), tuple(passed), tuple(hidden), stopped, comment)
+            hidden.append(comment)
+            continue
+        judged = check.untrusted(comment)
+        if isinstance(judged, Failure):
+            return Walk(None, (), tuple(passed), tuple(hidden), judged, comment)
+        if judged is None:
+            return Walk(comment, tuple(plan_like[index + 1 :]), tuple(passed), tuple(hidden))
+        passed.append(judged)
+    return Walk(None, (), tuple(passed), tuple(hidden))

@@ -90,10 +90,6 @@ class CommentFetcher(ApiSession):
     ``requests_made`` counts every request sent, retries and redirect hops included.
     """
 
-    def __init__(self, settings: ApiSettings, **options: Any) -> None:
-        super().__init__(settings, **options)
-        self._permissions: dict[str, Permission | Failure] = {}
-
     @classmethod
     def for_target(
         cls,
@@ -184,7 +180,7 @@ class CommentFetcher(ApiSession):
                 and failure.status in (403, 404)
                 and not is_rate_limited(failure)
             ):
-                return Permission(unreadable=failure.status)
+                return Permission(refused=failure.status)
             raise
         permission = read_permission(answer.body, answer.fields.get("content-type", ""))
         if isinstance(permission, Unusable):
@@ -192,33 +188,19 @@ class CommentFetcher(ApiSession):
         return permission
 
     def permission(self, login: str) -> Permission | Failure:
-        """The repository permission of ``login`` (SPEC 6.1, the ``write`` term): one
-        ``GET /repos/{owner}/{repo}/collaborators/{login}/permission`` per login (compared
-        case-insensitively) in this run, retried as a comment fetch is; the answer is kept.
-
-        Returns:
-            The :class:`~frame_spine.core.trust.Permission` read, or one whose
-            ``unreadable`` is the status of a 403 or 404 answer (not a rate limit): the
-            permission could not be read, so the author is not trusted; or a
-            :class:`Failure` with the SPEC 6 status of any other failure (401, a rate limit
-            that does not clear, 5xx three times, an answer that is not a permission).
-            Never raises.
-        """
-        key = login.lower()
-        with self._lock:
-            known = self._permissions.get(key)
-        if known is not None:
-            return known
-        what = f"the permission of {login} on {self.settings.repository}"
-        outcome: Permission | Failure | None = self.refused(what)
-        if outcome is None:
-            try:
-                with self.connected() as wire:
-                    outcome = self.retrying(what, lambda: self._get_permission(wire, login))
-            except Exception as exc:  # a defect, never a network condition: no library text
-                outcome = unexpected(what, exc)
-        with self._lock:
-            return self._permissions.setdefault(key, outcome)
+        """The repository permission of ``login`` (SPEC 6.1, the ``write`` term), retried as
+        a comment fetch is: the :class:`~frame_spine.core.trust.Permission` read (``refused``
+        for a 403 that is no rate limit, or a 404), or the :class:`Failure` of any other
+        failure. Never raises."""
+        what = f"the permission of {cut(login)} on {self.settings.repository}"
+        refused = self.refused(what)
+        if refused is not None:
+            return refused
+        try:
+            with self.connected() as wire:
+                return self.retrying(what, lambda: self._get_permission(wire, login))
+        except Exception as exc:  # a defect, never a network condition: no library text
+            return unexpected(what, exc)
 
     def fetch_if_exists(self, comment_id: int, role: str) -> FetchedComment | Failure | None:
         """Like :meth:`fetch`, but a comment that is not there (404/410) is ``None``: a

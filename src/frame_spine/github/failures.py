@@ -45,10 +45,17 @@ _BROKEN_ANSWERS: _Causes = (
 
 
 def shown_proxy(proxy: str) -> str:
-    """A proxy URL as a message names it (SPEC 6): without its user name, password, query
-    and fragment (:func:`~frame_spine.github.urls.without_secrets`), on one line, at most 120
-    characters."""
-    return cut(" ".join(without_secrets(proxy.strip()).split()))
+    """How a message names the proxy a request went through (SPEC 6, revision 4): without
+    secrets (:func:`~frame_spine.github.urls.without_secrets`); a value without a scheme
+    (``alice:S3CRET@proxy:3128``, which requests cannot use) or that cannot be shown is named
+    but not quoted."""
+    shown = without_secrets(proxy) if "://" in proxy else None
+    if shown is None:
+        return (
+            "set in the environment, whose value has no usable scheme (give it as "
+            "http://HOST:PORT; the value is not shown)"
+        )
+    return cut(shown)
 
 
 def _through(detail: str, proxy: str | None) -> str:

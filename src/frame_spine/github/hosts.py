@@ -26,7 +26,7 @@ _PUBLIC_REMOTE_HOSTS = frozenset({"github.com", "www.github.com", "ssh.github.co
 _SCHEMES = frozenset({"https", "http", "ssh", "git", "git+ssh", "ssh+git"})
 #: ``[user@]host:path``, git's scp-like syntax (a host of two characters at least: ``C:/x``
 #: is a Windows path).
-_SCP_LIKE = re.compile(r"(?:[^@/:]+@)?(?P<host>[^@/:\\]{2,}):(?P<path>(?!//)[^\\]+)")
+_SCP_LIKE = re.compile(r"(?:[^/\\]*@)?(?P<host>[^@/:\\]{2,}):(?P<path>(?!//)[^@\\]+)")
 
 
 #: The domain of GitHub Enterprise Cloud tenants with data residency (``TENANT.ghe.com``).
@@ -129,13 +129,7 @@ def parse_remote(url: str) -> RemoteRepository | None:
 
 
 def shown_remote(url: str) -> str:
-    """A remote URL as a message may quote it (SPEC 6): without a user name or password (an
-    HTTPS remote can carry a token: ``https://x-access-token:TOKEN@github.com/o/r``), a query
-    or a fragment (:func:`~frame_spine.github.urls.without_secrets`; the user of git's
-    ``git@host:path`` form, which carries no password, is kept), on one line, at most 200
-    characters."""
-    text = url.strip()
-    if "://" in text:
-        text = without_secrets(text)
-    text = text.replace("\r", " ").replace("\n", " ")
-    return cut(text, 200)
+    """A remote URL as a message may quote it (SPEC 6:
+    :func:`~frame_spine.github.urls.without_secrets`, cut), or ``(a value not shown)``."""
+    shown = without_secrets(url)
+    return cut(shown) if shown is not None else "(a value not shown)"

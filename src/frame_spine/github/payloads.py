@@ -22,7 +22,7 @@ from urllib.parse import urlsplit
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError, field_validator
 from pydantic_core import ErrorDetails
 
-from ..core.identity import issue_number_problem
+from ..core.identity import hidden_problem, issue_number_problem
 from ..core.shown import quoted
 from ..core.trust import Author, Permission
 
@@ -43,9 +43,11 @@ class FetchedComment:
         id: the comment id. body: its text (``""`` when the API says ``null``).
         issue_url: the API URL of its issue (``.../issues/N``). html_url: its web URL.
         updated_at: when it was last edited (``YYYY-MM-DDTHH:MM:SSZ``), when the API says.
-        author_login: ``user.login``, or ``None`` when the comment has no ``user`` (a
-            deleted account). author_association: ``author_association``, or ``None`` when
+        author_login: ``user.login``, or ``None`` for a deleted account (no ``user``, or an
+            empty login). author_association: ``author_association``, or ``None`` when
             the API does not report it (SPEC 6.1).
+        created_at: when it was written. node_id: its GraphQL id.
+        hidden: whether GitHub shows it minimized; hidden_reason: the reason given.
     """
 
     id: int
@@ -55,6 +57,10 @@ class FetchedComment:
     updated_at: str | None = None
     author_login: str | None = None
     author_association: str | None = None
+    created_at: str | None = None
+    node_id: str | None = None
+    hidden: bool = False
+    hidden_reason: str | None = None
 
     @property
     def author(self) -> Author:
@@ -66,6 +72,11 @@ class FetchedComment:
         """The issue number at the end of ``issue_url`` (``.../issues/N``), or ``None``."""
         match = _ISSUE_URL.search(self.issue_url)
         return int(match.group(1)) if match else None
+
+    @property
+    def hidden_problem(self) -> str | None:
+        """Why it is not a plan or sibling when GitHub shows it hidden (SPEC 6.1), or ``None``."""
+        return hidden_problem(self.id, self.hidden, self.hidden_reason)
 
     def issue_problem(self, role: str, expected: int | None) -> str | None:
         """Whether this comment belongs to issue ``expected`` by its ``issue_url`` (SPEC 6
@@ -106,16 +117,24 @@ def _replace_surrogates(text: str | None) -> str | None:
 
 
 class _UserPayload(BaseModel):
-    """The fields read from a comment's ``user`` (a simple user: ``login``, ``type``)."""
+    """The fields read from a comment's ``user``."""
 
     model_config = ConfigDict(strict=True)
 
-    login: str
+    login: str | None = None
 
     @field_validator("login", mode="after")
     @classmethod
-    def _valid_unicode(cls, value: str) -> str:
-        return str(_replace_surrogates(value))
+    def _valid_unicode(cls, value: str | None) -> str | None:
+        return _replace_surrogates(value) or None
+
+
+class _MinimizedPayload(BaseModel):
+    """A comment's ``minimized``: why GitHub hides it."""
+
+    model_config = ConfigDict(strict=True)
+
+    reason: str | None = None
 
 
 class _CommentPayload(BaseModel):
@@ -131,9 +150,19 @@ class _CommentPayload(BaseModel):
     updated_at: str | None = None
     user: _UserPayload | None = None
     author_association: str | None = None
+    created_at: str | None = None
+    node_id: str | None = None
+    minimized: _MinimizedPayload | None = None
 
     @field_validator(
-        "body", "issue_url", "html_url", "updated_at", "author_association", mode="after"
+        "body",
+        "issue_url",
+        "html_url",
+        "updated_at",
+        "author_association",
+        "created_at",
+        "node_id",
+        mode="after",
     )
     @classmethod
     def _valid_unicode(cls, value: str | None) -> str | None:
@@ -148,6 +177,10 @@ class _CommentPayload(BaseModel):
             self.updated_at,
             self.user.login if self.user is not None else None,
             self.author_association,
+            self.created_at,
+            self.node_id,
+            self.minimized is not None,
+            _replace_surrogates(self.minimized.reason) if self.minimized is not None else None,
         )
 
 
@@ -180,7 +213,11 @@ _EXPECTED = {
     "html_url": "text or null",
     "updated_at": "text or null",
     "user": "an object or null",
-    "user.login": "text",
+    "user.login": "text or null",
+    "created_at": "text or null",
+    "node_id": "text or null",
+    "minimized": "an object or null",
+    "minimized.reason": "text or null",
     "author_association": "text or null",
     "permission": "text or null",
     "role_name": "text or null",

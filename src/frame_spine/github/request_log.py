@@ -10,7 +10,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from ..core.shown import cut
+from ..core.shown import printable
 
 
 @dataclass(frozen=True, slots=True)
@@ -40,13 +40,8 @@ RequestListener = Callable[[RequestRecord], None]
 
 
 def _printable(text: str | None, limit: int) -> str:
-    """``text`` on one line of printable characters (others as ``\\xNN``/``\\uNNNN``
-    escapes), at most ``limit`` characters; ``-`` when empty. A path or header value comes
-    from the server (a redirect's ``Location``) and must not break or forge a log line."""
-    if not text:
-        return "-"
-    shown = "".join(char if char.isprintable() else ascii(char)[1:-1] for char in text)
-    return cut(shown, limit)
+    """``text`` as one printable line of at most ``limit`` characters; ``-`` when empty."""
+    return printable(text, limit) if text else "-"
 
 
 def request_log_line(record: RequestRecord) -> str:

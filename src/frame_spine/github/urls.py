@@ -30,8 +30,9 @@ _AUTHORITY = re.compile(
 LOCALHOST = "localhost"
 _LOOPBACK_V4 = IPv4Network("127.0.0.0/8")
 _LOOPBACK_V6 = IPv6Address("::1")
-#: A scheme and its ``://``, then a user name or password up to an ``@`` (RFC 3986 3.2.1).
-_USERINFO = re.compile(r"(?P<scheme>\b[A-Za-z][A-Za-z0-9+.-]*://)[^\s/?#@]*@", re.ASCII)
+_SCHEME = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*", re.ASCII)
+#: A word that may carry a user name or password: an ``@`` after anything but ``=`` or ``,``.
+_CREDENTIAL_WORD = re.compile(r"[^\s'\"<>()]*[^\s'\"<>()=,@]@[^\s'\"<>()]*")
 #: What :func:`hidden_parts` names, in the order a message lists them.
 USERINFO = "a user name or password"
 QUERY = "a query"
@@ -70,21 +71,28 @@ def hidden_parts(value: str) -> tuple[str, ...]:
     return tuple(name for name, present in parts if present)
 
 
-def without_secrets(url: str) -> str:
-    """``url`` as a message may name it (a proxy, a git remote): without its user name and
-    password (everything up to the last ``@`` of the authority, or of the path when a
-    password holds a ``/``), its query and its fragment. Never raises."""
-    text = url.partition("#")[0].partition("?")[0]
+def without_secrets(value: str) -> str | None:
+    """``value`` (a proxy, an API URL, a redirect target, a git remote) as a message may
+    quote it (SPEC 6, revision 4): everything up to its last ``@`` removed (a scheme kept),
+    then its query and fragment; ``None`` when what is left is empty or not one printable
+    word, so it is not quoted at all. The one function every message that quotes such a value
+    uses. Never raises."""
+    text = value.strip()
     scheme, separator, rest = text.partition("://")
-    if not separator:
-        return text
-    return f"{scheme}://{rest.rpartition('@')[2]}"
+    if not separator or not _SCHEME.fullmatch(scheme):
+        scheme, separator, rest = "", "", text
+    rest = rest.rpartition("@")[2].partition("#")[0].partition("?")[0]
+    if not rest or not rest.isprintable() or any(char.isspace() or char == "\\" for char in rest):
+        return None
+    return f"{scheme}{separator}{rest}"
 
 
 def without_credentials(text: str) -> str:
-    """``text`` (e.g. a line another program printed) with the user name and password of
-    every ``scheme://user:password@`` in it removed. Never raises."""
-    return _USERINFO.sub(r"\g<scheme>", text)
+    """``text`` (a line another program printed, a usage error quoting flags) with every word
+    that may hold a user name or password (an ``@`` after anything but ``=`` or ``,``:
+    ``--trusted-authors=@bot`` names a login) shown by :func:`without_secrets`. Never
+    raises."""
+    return _CREDENTIAL_WORD.sub(lambda word: without_secrets(word[0]) or "(not shown)", text)
 
 
 @dataclass(frozen=True, slots=True)

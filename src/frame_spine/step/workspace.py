@@ -31,11 +31,11 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 
 from .. import interrupts
+from ..core.shown import quoted
 from .emitted import EmittedText
 
 #: The deepest workspace-relative path accepted, in path components.
 MAX_COMPONENTS = 64
-_SHOWN_PATH = 120  # characters of a path quoted in a message
 
 
 @dataclass(frozen=True, slots=True)
@@ -51,12 +51,6 @@ class _Refusal(Exception):
     def __init__(self, reason: str) -> None:
         super().__init__(reason)
         self.reason = reason
-
-
-def _shown(relative: str) -> str:
-    if len(relative) <= _SHOWN_PATH:
-        return repr(relative)
-    return repr(relative[:_SHOWN_PATH]) + "…"
 
 
 def _kind(mode: int) -> str:
@@ -219,7 +213,7 @@ def write_in_workspace(
         a path or an I/O failure.
     """
     parts = PurePosixPath(relative).parts
-    shown = _shown(relative)
+    shown = quoted(relative)
     if len(parts) > MAX_COMPONENTS:
         return WriteRefused(
             f"{input_name} {shown} is {len(parts)} path components deep; at most "

@@ -65,6 +65,7 @@ class Code(StrEnum):
     LANE_ORDER_CONFLICT = "lane-order-conflict"
     OLDER_PLAN_COMMENTS = "older-plan-comments"
     UNTRUSTED_PLAN_COMMENT = "untrusted-plan-comment"
+    HIDDEN_PLAN_COMMENT = "hidden-plan-comment"
     SPINE_OMITTED_WITH_SPINE = "spine-omitted-with-spine"
     UNREACHABLE_SLICE = "unreachable-slice"
     UNCOVERED_AC = "uncovered-ac"
@@ -90,6 +91,7 @@ _SEVERITY = {
     Code.UNREACHABLE_SLICE: Severity.WARNING,
     Code.UNCOVERED_AC: Severity.WARNING,
     Code.NO_SPINE_BY_DESIGN: Severity.NOTICE,
+    Code.HIDDEN_PLAN_COMMENT: Severity.NOTICE,
 }
 
 

@@ -23,6 +23,9 @@ class AuditStatus(StrEnum):
 class AuditState(StrEnum):
     """A plan's state, in SPEC 11's order (the first that applies wins)."""
 
+    HIDDEN = "hidden"
+    UNTRUSTED_EDIT = "untrusted-edit"
+    UNDETERMINED = "undetermined"
     NO_SPINE = "no-spine"
     INVALID = "invalid"
     SIBLING_MISSING = "sibling-missing"
@@ -45,8 +48,11 @@ class AuditedPlan(BaseModel):
         sibling_generated_at: the sibling's stamp as written, when read.
         duplicate_plans: whether the issue has more than one plan comment.
         errors, warnings: how many validate findings of each severity the plan has.
-        untrusted_plan_comments: how many plan-like comments of the issue were passed over
-            because their authors are not trusted (SPEC 6.1).
+        untrusted_plan_comments, hidden_plan_comments: how many plan-like comments of the
+            issue the walk passed over because their authors are not trusted, or hidden
+            (SPEC 6.1).
+        message: why the newest trusted plan cannot be used (``hidden``, ``untrusted-edit``,
+            ``undetermined``), else ``None``.
     """
 
     model_config = ConfigDict(frozen=True)
@@ -62,6 +68,8 @@ class AuditedPlan(BaseModel):
     errors: int
     warnings: int
     untrusted_plan_comments: int = 0
+    hidden_plan_comments: int = 0
+    message: str | None = None
 
 
 class AuditReport(BaseModel):
@@ -71,8 +79,8 @@ class AuditReport(BaseModel):
         status: ``clean`` (every plan fresh or no-spine), ``findings``, or the SPEC 6 status
             of a fetch failure. repository: ``OWNER/NAME``. requests: GETs made.
         plans: one row per plan, by issue number. counts: plans per state (every state).
-        untrusted_plan_comments: how many plan-like comments were passed over in all, on
-            issues with a plan and without (SPEC 6.1).
+        untrusted_plan_comments, hidden_plan_comments: how many plan-like comments the walks
+            passed over in all, on issues with a plan and without (SPEC 6.1).
         message: why, for a fetch failure.
     """
 
@@ -84,6 +92,7 @@ class AuditReport(BaseModel):
     plans: tuple[AuditedPlan, ...] = ()
     counts: dict[str, int] = {}
     untrusted_plan_comments: int = 0
+    hidden_plan_comments: int = 0
     message: str | None = None
 
     @property

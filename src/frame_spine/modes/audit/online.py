@@ -1,13 +1,9 @@
-"""Audit mode against the GitHub REST API (SPEC 11, 6.1): stream, judge authors, resolve
-siblings, classify.
+"""Audit mode against the GitHub REST API (SPEC 11, 6.1): list, walk each issue, fetch what
+was not kept, classify.
 
-An edge. Requests: with a state filter, the issue listing (``max(1, ceil(issues / 100))``
-pages); the repository's comment listing (``max(1, ceil(comments / 100))`` pages, ``since``
-passed through); one GET per sibling that the listing does not hold; one permission GET per
-distinct author of a plan-like comment or sibling that only the policy's ``write`` term can
-decide. Pages are streamed into a :class:`~.rules.PlanCollector`, so memory holds only the
-bodies of trusted plans and of sibling candidates, as UTF-8 bytes; each plan and its sibling
-are scanned again, one issue at a time, when classified (SPEC 11 revision 3).
+An edge. Requests: SPEC 11's budget (the issue listing with a state filter, the comment
+listing, one GET per chosen plan or sibling whose body was not kept, the permission requests
+of the walks).
 """
 
 from __future__ import annotations
@@ -15,26 +11,22 @@ from __future__ import annotations
 from typing import Any
 
 from ...core.blocks import scan_comment
-from ...core.status import Failure
-from ...github.authors import AuthorCheck
+from ...core.status import Failure, Status
+from ...github.authors import AuthorCheck, Untrusted, walk
 from ...github.client import CommentFetcher
 from ...github.payloads import FetchedComment
-from .models import AuditReport, AuditTarget
-from .rules import PlanCollector, audit_plan, report_of
+from .models import AuditedPlan, AuditReport, AuditState, AuditTarget
+from .rules import Chosen, Listing, audit_plan, pointer_of, report_of, unusable_plan
 
 
 def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
-    """Audit every plan of ``target.repository`` (SPEC 11).
-
-    Only plan comments by trusted authors are plans (SPEC 6.1): the others are counted
-    (``untrusted_plan_comments``, per plan and in all) and never classified; an issue whose
-    only plan-like comments are untrusted has no row. An untrusted sibling is left out with
-    the ``sibling-identity-mismatch`` finding (the plan is ``invalid``).
+    """Audit every plan of ``target.repository`` (SPEC 11, 6.1).
 
     Returns:
-        The :class:`AuditReport`; a listing, sibling or permission fetch that fails (other
-        than a sibling that is not found, which is the ``sibling-missing`` state) makes the
-        whole report that SPEC 6 status. Never raises.
+        The :class:`AuditReport`; a listing or a fetch of a plan or sibling by id that fails
+        (other than a sibling that is not found: ``sibling-missing``) makes the whole report
+        that SPEC 6 status; a permission request that fails, or one too many, makes that
+        issue ``undetermined``. Never raises.
     """
     repository = target.repository
     issues: set[int] | None = None
@@ -46,43 +38,80 @@ def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
             if isinstance(numbers, Failure):
                 return AuditReport.of_failure(numbers, repository, fetcher.requests_made)
             issues.update(numbers)
-
-    authors = AuthorCheck(target.trusted_authors, fetcher)
-
-    def trusts(comment: FetchedComment) -> bool | Failure:
-        judged = authors.untrusted(comment)
-        return judged if isinstance(judged, Failure) else judged is None
-
-    collector = PlanCollector(issues, trusts)
+    listing = Listing(target.trusted_authors, issues)
     parameters: dict[str, Any] = {"since": target.since} if target.since else {}
     for page in fetcher.pages("issues/comments", f"the issue comments of {repository}", parameters):
         if isinstance(page, Failure):
             return AuditReport.of_failure(page, repository, fetcher.requests_made)
-        collector.add(page)
-        if collector.failure is not None:
-            return AuditReport.of_failure(collector.failure, repository, fetcher.requests_made)
-
-    audited = []
-    for issue in sorted(collector.plans):
-        plan = collector.take(issue)
-        pointer = plan.pointer
-        sibling = collector.sibling(pointer) if pointer is not None else None
-        if pointer is not None and sibling is None:
-            fetched = fetcher.fetch_if_exists(pointer, "sibling")
-            if isinstance(fetched, Failure):
-                return AuditReport.of_failure(fetched, repository, fetcher.requests_made)
-            if fetched is not None:
-                sibling = (fetched, scan_comment(fetched.body))
-        untrusted = authors.untrusted(sibling[0]) if sibling is not None else None
-        if isinstance(untrusted, Failure):
-            return AuditReport.of_failure(untrusted, repository, fetcher.requests_made)
-        audited.append(
-            audit_plan(
-                issue,
-                plan,
-                sibling,
-                untrusted_sibling=untrusted.message if untrusted is not None else None,
-                passed_over=len(collector.passed_over.get(issue, ())),
+        listing.add(page)
+    authors = AuthorCheck(target.trusted_authors, fetcher)
+    rows: list[AuditedPlan] = []
+    chosen: list[Chosen] = []
+    passed = hidden = 0
+    for issue, plan_like in listing.plan_like().items():
+        check = authors.for_issue(issue)
+        walked = walk(plan_like, check)
+        passed += len(walked.passed_over)
+        hidden += len(walked.hidden)
+        counts = {
+            "untrusted_plan_comments": len(walked.passed_over),
+            "hidden_plan_comments": len(walked.hidden),
+        }
+        if walked.stopped is not None and walked.at is not None:
+            state = (
+                AuditState.HIDDEN
+                if walked.stopped.status is Status.PLAN_IDENTITY_MISMATCH
+                else AuditState.UNDETERMINED
             )
-        )
-    return report_of(repository, fetcher.requests_made, audited, collector.passed_over_count)
+            rows.append(unusable_plan(issue, walked.at, state, walked.stopped.message, **counts))
+        elif walked.plan is not None:
+            found = _chosen(issue, walked.plan.id, listing, fetcher, check)
+            if isinstance(found, Failure):
+                return AuditReport.of_failure(found, repository, fetcher.requests_made)
+            if isinstance(found, AuditedPlan):
+                rows.append(found)
+            else:
+                chosen.append(
+                    Chosen(
+                        issue,
+                        found[0],
+                        found[1],
+                        found[2],
+                        len(walked.passed_over),
+                        len(walked.hidden),
+                        1 + len(walked.older),
+                    )
+                )
+    chosen.reverse()
+    while chosen:  # one plan read at a time, each let go as its row is made
+        rows.append(audit_plan(chosen.pop()))
+    return report_of(repository, fetcher.requests_made, rows, passed, hidden)
+
+
+_Found = tuple[FetchedComment, FetchedComment | None, str | None]
+
+
+def _chosen(
+    issue: int, plan_id: int, listing: Listing, fetcher: CommentFetcher, check: AuthorCheck
+) -> _Found | AuditedPlan | Failure:
+    """The chosen plan with its body (kept, else fetched by id), its sibling (kept, else
+    fetched by id) and why the sibling is left out; an ``undetermined`` row when judging the
+    sibling's author failed; or the failure of a fetch."""
+    kept = listing.take(plan_id)
+    plan = kept[0] if kept is not None else fetcher.fetch(plan_id, "plan")
+    if isinstance(plan, Failure):
+        return plan
+    pointer = kept[1] if kept is not None else pointer_of(scan_comment(plan.body))
+    if pointer is None:
+        return plan, None, None
+    kept = listing.take(pointer)
+    sibling = kept[0] if kept is not None else fetcher.fetch_if_exists(pointer, "sibling")
+    if sibling is None or isinstance(sibling, Failure):
+        return sibling if isinstance(sibling, Failure) else (plan, None, None)
+    refused = sibling.hidden_problem
+    if refused is None:
+        untrusted = check.untrusted(sibling)
+        if isinstance(untrusted, Failure):
+            return unusable_plan(issue, plan, AuditState.UNDETERMINED, untrusted.message)
+        refused = untrusted.message if isinstance(untrusted, Untrusted) else None
+    return plan, sibling, refused

@@ -1,20 +1,20 @@
-"""Audit's rules (SPEC 11): collect each issue's newest plan from a listing, classify it.
+"""Audit's rules (SPEC 11): what a listing keeps of each comment, and each plan classified.
 
-Pure: pages of issue comments in (streamed, so only plan and sibling bodies are kept, as
-UTF-8 bytes), a typed :class:`~.models.AuditReport` out. The fetching edge is :mod:`.online`.
+Pure: pages of issue comments in (streamed: only what deciding needs is kept, and a body only
+when SPEC 11 says so, as UTF-8 bytes), a typed :class:`~.models.AuditReport` out. The
+fetching edge is :mod:`.online`.
 """
 
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
 from ...core.blocks import CommentScan, scan_comment
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
-from ...core.spine_model import Spine
 from ...core.stamps import shown_stamp
-from ...core.status import Failure
+from ...core.trust import TrustPolicy, Verdict, judge
 from ...github.payloads import FetchedComment, recency
 from ...validation.models import Code, Finding, Severity, ValidationResult, error
 from ...validation.rules import validate_scanned
@@ -31,205 +31,138 @@ def _interned(text: str | None) -> str | None:
     return None if text is None else sys.intern(text)
 
 
-@dataclass(frozen=True, slots=True)
-class KeptComment:
-    """A listed comment kept until the audit reads it (a plan or sibling candidate), in the
-    least memory that gives it back whole (SPEC 11 revision 3: peak memory above that of the
-    same audit without plans at most 3x the UTF-8 bytes of the plan and sibling bodies it
-    needs; benchmarks/bench_audit.py measures it).
-
-    A Python ``str`` of mostly-ASCII text with one ``—`` in it takes 2 bytes a character, and
-    a scan holds copies of its blocks' payloads; so the body is kept as its UTF-8 bytes
-    (``surrogatepass``: any ``str`` comes back as it was) and scanned again when read. The
-    author's login and association, the same few words for most comments, are interned.
-
-    Attributes:
-        comment: the comment as listed, but with an empty ``body``.
-        body: its body, UTF-8.
-    """
-
-    comment: FetchedComment
-    body: bytes
-
-    @classmethod
-    def of(cls, comment: FetchedComment) -> KeptComment:
-        """Keep ``comment`` (its body encoded as UTF-8)."""
-        listed = replace(
-            comment,
-            body="",
-            author_login=_interned(comment.author_login),
-            author_association=_interned(comment.author_association),
-        )
-        return cls(listed, comment.body.encode("utf-8", "surrogatepass"))
-
-    @property
-    def id(self) -> int:
-        """The comment id."""
-        return self.comment.id
-
-    def fetched(self) -> FetchedComment:
-        """The comment as it was listed, body and all."""
-        return replace(self.comment, body=self.body.decode("utf-8", "surrogatepass"))
-
-    def scanned(self) -> tuple[FetchedComment, CommentScan]:
-        """The comment as listed, and the scan of its body (SPEC 2)."""
-        comment = self.fetched()
-        return comment, scan_comment(comment.body)
-
-
 @dataclass(slots=True)
-class IssuePlans:
-    """An issue's newest plan comment, kept, and the ids of all its plan comments.
+class Listed:
+    """A listed plan-like or sibling-like comment as the audit keeps it (SPEC 11 revision 4).
 
     Attributes:
-        newest: the newest plan comment (by ``updated_at``, then id).
-        first: the id of the first plan comment seen. others: the ids of the issue's other
-            distinct plan comments seen in the listing, ``None`` while there are none (most
-            issues have one plan comment: no set for them).
-    """
-
-    newest: KeptComment
-    first: int
-    others: set[int] | None = None
-
-    @property
-    def count(self) -> int:
-        """How many distinct plan comments the issue has (SPEC 11 ``duplicate_plans``)."""
-        return 1 + len(self.others or ())
-
-    def add(self, comment_id: int) -> None:
-        """Count plan comment ``comment_id`` (once, however often it is listed)."""
-        if comment_id != self.first:
-            if self.others is None:
-                self.others = set()
-            self.others.add(comment_id)
-
-    def opened(self) -> OpenedPlan:
-        """The newest plan read back: its comment, its scan and its spine."""
-        comment, scan = self.newest.scanned()
-        found = current_spine(ScannedComments(scan))
-        spine = found.spine if isinstance(found, CurrentSpine) else None
-        return OpenedPlan(comment, scan, spine, self.count)
-
-
-@dataclass(frozen=True, slots=True)
-class OpenedPlan:
-    """An issue's newest plan comment as classification reads it (one at a time).
-
-    Attributes:
-        comment: the plan comment. scan: its scan. spine: its one valid spine, or ``None``.
-        count: how many distinct plan comments the issue has (SPEC 11 ``duplicate_plans``).
+        comment: the comment as listed, with an empty ``body``.
+        plan: whether it carries a ``plan-issue-N`` line for its issue; sibling: whether it
+            carries a ``frame-slices-N`` line.
+        body: its body as UTF-8 bytes (``surrogatepass``: any ``str`` comes back as it was),
+            only while the audit may need it; else ``None`` (fetched by id when needed).
+        pointer: a kept plan's ``slice_comment_id``.
     """
 
     comment: FetchedComment
-    scan: CommentScan
-    spine: Spine | None
-    count: int = 1
-
-    @property
-    def pointer(self) -> int | None:
-        """The spine's ``slice_comment_id``, or ``None``."""
-        if self.spine is None or self.spine.slice_comment_id is None:
-            return None
-        return int(self.spine.slice_comment_id)
-
-
-#: Whether a comment's author is trusted (SPEC 6.1), or the failure of asking GitHub.
-TrustJudge = Callable[[FetchedComment], "bool | Failure"]
+    plan: bool
+    sibling: bool
+    body: bytes | None = None
+    pointer: int | None = None
 
 
 @dataclass
-class PlanCollector:
-    """Collects, page by page, what an audit needs from a repository's comment listing.
-
-    Keeps, per issue, only the newest plan comment by a trusted author (by ``updated_at``,
-    then id) and the ids of its plan comments by trusted authors; the ids of plan-like
-    comments by others (never kept as plans, SPEC 6.1); and every comment carrying a
-    ``frame-slices-N`` marker line (a sibling candidate, judged when a plan points at it), by
-    id. Each kept comment is a :class:`KeptComment` (its body as UTF-8 bytes, no scan);
-    everything else is dropped as soon as its page is read, so memory is bounded by the plan
-    and sibling bodies kept (SPEC 11). The listing is offset-paginated over live data, so a
-    comment edited during the scan can come twice: each comment id counts once, in its
-    newest version (SPEC 11).
+class Listing:
+    """A repository's comment listing, collected page by page (SPEC 11 revision 4): of each
+    comment, in its newest listed version, what deciding needs; a body only for a plan-like
+    comment by an author trusted without a request (the issue's newest such) and for a
+    sibling-like one by such an author.
 
     Attributes:
-        issues: when not ``None``, only comments on these issue numbers are kept.
-        trusts: judges each plan-like comment's author (the online edge's trust policy);
-            ``None`` trusts every author (for callers that judged them already).
-        plans: per issue number, its plans. siblings: the sibling candidates, by id.
-        passed_over: per issue, the ids of plan-like comments whose authors are not trusted.
-        failure: the failure of a judgement (a permission request that failed); once set,
-            nothing more is collected and the audit reports it.
+        policy: ``trusted-authors``. issues: when not ``None``, only these issues count.
+        listed: the plan-like and sibling-like comments, by id.
+        versions: the ``updated_at`` of each comment listed (a comment listed twice counts
+            in its newest version, the later page winning a tie).
+        kept_plans: per issue, the id of the plan whose body is kept.
         seen: how many listed comments were read.
     """
 
+    policy: TrustPolicy
     issues: set[int] | None = None
-    trusts: TrustJudge | None = None
-    plans: dict[int, IssuePlans] = field(default_factory=dict)
-    siblings: dict[int, KeptComment] = field(default_factory=dict)
-    passed_over: dict[int, set[int]] = field(default_factory=dict)
-    failure: Failure | None = None
+    listed: dict[int, Listed] = field(default_factory=dict)
+    versions: dict[int, str] = field(default_factory=dict)
+    kept_plans: dict[int, int] = field(default_factory=dict)
     seen: int = 0
-
-    @property
-    def passed_over_count(self) -> int:
-        """How many distinct plan-like comments were passed over, in all issues."""
-        return sum(len(ids) for ids in self.passed_over.values())
-
-    def _trusted(self, comment: FetchedComment, issue: int) -> bool:
-        if self.trusts is None:
-            return True
-        judged = self.trusts(comment)
-        if isinstance(judged, Failure):
-            self.failure = judged
-            return False
-        if not judged:
-            self.passed_over.setdefault(issue, set()).add(comment.id)
-        return judged
 
     def add(self, page: Iterable[FetchedComment]) -> None:
         """Take one page of comments (any order)."""
         for comment in page:
-            if self.failure is not None:
-                return
             self.seen += 1
             issue = comment.issue_number
             if issue is None or (self.issues is not None and issue not in self.issues):
                 continue
-            body = comment.body
-            if "plan-issue-" not in body and "frame-slices-" not in body:
+            updated = comment.updated_at or ""
+            if updated < self.versions.get(comment.id, ""):
                 continue
-            scan = scan_comment(body)
-            kept = None
-            if scan.marker_values("frame-slices"):
-                listed = self.siblings.get(comment.id)
-                if listed is None or recency(comment) >= recency(listed.comment):
-                    kept = KeptComment.of(comment)
-                    self.siblings[comment.id] = kept
-            if scan.marker_values("plan-issue") and self._trusted(comment, issue):
-                known = self.plans.get(issue)
-                if known is None:
-                    self.plans[issue] = IssuePlans(kept or KeptComment.of(comment), comment.id)
-                else:
-                    known.add(comment.id)
-                    if recency(comment) > recency(known.newest.comment):
-                        known.newest = kept or KeptComment.of(comment)
+            self.versions[comment.id] = updated
+            self._take(comment, issue)
 
-    def take(self, issue: int) -> OpenedPlan:
-        """Issue ``issue``'s newest plan read back (:meth:`IssuePlans.opened`), and no longer
-        kept: classifying the plans one by one lets go of each plan's body as the report's
-        rows grow (sibling candidates stay: several plans may point at one).
+    def _take(self, comment: FetchedComment, issue: int) -> None:
+        body = comment.body
+        scan = scan_comment(body) if "plan-issue-" in body or "frame-slices-" in body else None
+        plan = scan is not None and str(issue) in scan.marker_values("plan-issue")
+        sibling = scan is not None and bool(scan.marker_values("frame-slices"))
+        old = self.listed.pop(comment.id, None)
+        if old is not None and self.kept_plans.get(issue) == comment.id:
+            del self.kept_plans[issue]
+        if not (plan or sibling):
+            return
+        listed = Listed(
+            replace(
+                comment,
+                body="",
+                author_login=_interned(comment.author_login),
+                author_association=_interned(comment.author_association),
+            ),
+            plan,
+            sibling,
+        )
+        self.listed[comment.id] = listed
+        trusted = not comment.hidden and judge(self.policy, comment.author) is Verdict.TRUSTED
+        keep = trusted and sibling
+        if trusted and plan:
+            kept = self.listed.get(self.kept_plans.get(issue, 0))
+            if kept is None or recency(comment) > recency(kept.comment):
+                if kept is not None and not kept.sibling:
+                    kept.body = None
+                self.kept_plans[issue] = comment.id
+                listed.pointer = pointer_of(scan) if scan is not None else None
+                keep = True
+        if keep:
+            listed.body = body.encode("utf-8", "surrogatepass")
 
-        Raises:
-            KeyError: when the collector holds no plan of ``issue``.
-        """
-        return self.plans.pop(issue).opened()
+    def plan_like(self) -> dict[int, list[FetchedComment]]:
+        """Each issue's plan-like comments, newest first, by issue number in order."""
+        by_issue: dict[int, list[FetchedComment]] = {}
+        for listed in self.listed.values():
+            if listed.plan:
+                by_issue.setdefault(listed.comment.issue_number or 0, []).append(listed.comment)
+        return {
+            issue: sorted(comments, key=recency, reverse=True)
+            for issue, comments in sorted(by_issue.items())
+        }
 
-    def sibling(self, comment_id: int) -> tuple[FetchedComment, CommentScan] | None:
-        """The listed sibling candidate ``comment_id`` read back with its scan, or ``None``
-        when the listing does not hold it (then it is fetched by id)."""
-        kept = self.siblings.get(comment_id)
-        return kept.scanned() if kept is not None else None
+    def take(self, comment_id: int) -> tuple[FetchedComment, int | None] | None:
+        """Comment ``comment_id`` with its kept body (and its pointer, for a plan), no longer
+        kept (each body is read once); ``None`` when its body was not kept."""
+        listed = self.listed.get(comment_id)
+        if listed is None or listed.body is None:
+            return None
+        body, listed.body = listed.body, None
+        return replace(listed.comment, body=body.decode("utf-8", "surrogatepass")), listed.pointer
+
+
+@dataclass(frozen=True, slots=True)
+class Chosen:
+    """An issue's plan as the audit classifies it: the plan comment, its sibling (when the
+    spine points at one and it was found), why the sibling is left out (SPEC 6.1), the
+    counts of the walk, and how many distinct plan comments the issue has."""
+
+    issue: int
+    plan: FetchedComment
+    sibling: FetchedComment | None = None
+    sibling_refused: str | None = None
+    passed_over: int = 0
+    hidden: int = 0
+    count: int = 1
+
+
+def pointer_of(scan: CommentScan) -> int | None:
+    """The spine's ``slice_comment_id``, or ``None``."""
+    found = current_spine(ScannedComments(scan))
+    if not isinstance(found, CurrentSpine) or found.spine.slice_comment_id is None:
+        return None
+    return int(found.spine.slice_comment_id)
 
 
 def classify(comments: ScannedComments, result: ValidationResult) -> AuditState:
@@ -252,62 +185,77 @@ def classify(comments: ScannedComments, result: ValidationResult) -> AuditState:
     return sibling_states[0] if sibling_states else AuditState.FRESH
 
 
-def audit_plan(
-    issue: int,
-    plan: OpenedPlan,
-    sibling: tuple[FetchedComment, CommentScan] | None,
-    *,
-    untrusted_sibling: str | None = None,
-    passed_over: int = 0,
-) -> AuditedPlan:
-    """Validate one issue's newest plan with its sibling (SPEC 10) and classify it.
-
-    Args:
-        issue: the issue number. plan: its newest plan, read back. sibling: the sibling
-            the spine points at, when there is one.
-        untrusted_sibling: why the sibling's author is not trusted (SPEC 6.1), when it is
-            not: the sibling is then left out, and the error finding
-            ``sibling-identity-mismatch`` makes the plan ``invalid``.
-        passed_over: how many plan-like comments of the issue were passed over (SPEC 6.1).
-    """
+def audit_plan(chosen: Chosen) -> AuditedPlan:
+    """Validate one issue's plan with its sibling (SPEC 10) and classify it (SPEC 11)."""
     extra: list[Finding] = []
+    plan_scan = scan_comment(chosen.plan.body)
     sibling_scan = None
+    sibling = chosen.sibling
     if sibling is not None:
-        sibling_comment, sibling_scan = sibling
-        problem = sibling_comment.issue_problem("sibling", issue)
+        sibling_scan = scan_comment(sibling.body)
+        problem = sibling.issue_problem("sibling", chosen.issue)
         if problem is not None:
             extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, problem, comment="sibling"))
-    if untrusted_sibling is not None:
-        extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, untrusted_sibling, comment="sibling"))
+    if chosen.sibling_refused is not None:
+        extra.append(
+            error(Code.SIBLING_IDENTITY_MISMATCH, chosen.sibling_refused, comment="sibling")
+        )
         sibling_scan = None
-    comments = ScannedComments(plan.scan, sibling_scan)
+    comments = ScannedComments(plan_scan, sibling_scan)
     result = validate_scanned(
         comments,
-        issue_number=issue,
+        issue_number=chosen.issue,
         extra=extra,
-        sibling_withheld=untrusted_sibling is not None,
+        sibling_withheld=chosen.sibling_refused is not None,
     )
-    spine = plan.spine
+    found = current_spine(ScannedComments(plan_scan))
+    spine = found.spine if isinstance(found, CurrentSpine) else None
     return AuditedPlan(
-        issue=issue,
-        plan_comment_id=plan.comment.id,
-        plan_url=plan.comment.html_url,
-        sibling_comment_id=plan.pointer,
+        issue=chosen.issue,
+        plan_comment_id=chosen.plan.id,
+        plan_url=chosen.plan.html_url,
+        sibling_comment_id=pointer_of(plan_scan),
         state=classify(comments, result),
         generated_at=spine.generated_at if spine is not None else None,
         sibling_generated_at=shown_stamp(sibling_scan),
-        duplicate_plans=plan.count > 1,
+        duplicate_plans=chosen.count > 1,
         errors=result.errors,
         warnings=result.warnings,
-        untrusted_plan_comments=passed_over,
+        untrusted_plan_comments=chosen.passed_over,
+        hidden_plan_comments=chosen.hidden,
+    )
+
+
+def unusable_plan(
+    issue: int, comment: FetchedComment, state: AuditState, message: str, **counts: int
+) -> AuditedPlan:
+    """The row of an issue whose newest trusted plan cannot be used (SPEC 11 revision 4:
+    ``hidden``, ``untrusted-edit``, ``undetermined``): the comment and why."""
+    return AuditedPlan(
+        issue=issue,
+        plan_comment_id=comment.id,
+        plan_url=comment.html_url,
+        sibling_comment_id=None,
+        state=state,
+        generated_at=None,
+        sibling_generated_at=None,
+        duplicate_plans=False,
+        errors=0,
+        warnings=0,
+        message=message,
+        **counts,
     )
 
 
 def report_of(
-    repository: str, requests: int, plans: Iterable[AuditedPlan], passed_over: int = 0
+    repository: str,
+    requests: int,
+    plans: Iterable[AuditedPlan],
+    passed_over: int = 0,
+    hidden: int = 0,
 ) -> AuditReport:
     """Assemble the report: plans by issue number, counts for every state, the status, and
-    how many plan-like comments were passed over in all (SPEC 6.1, ``passed_over``)."""
+    how many plan-like comments the walks passed over in all (SPEC 6.1)."""
     ordered = tuple(sorted(plans, key=lambda plan: plan.issue))
     counts = {state.value: 0 for state in AuditState}
     for plan in ordered:
@@ -320,4 +268,5 @@ def report_of(
         plans=ordered,
         counts=counts,
         untrusted_plan_comments=passed_over,
+        hidden_plan_comments=hidden,
     )

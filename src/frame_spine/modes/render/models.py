@@ -84,7 +84,7 @@ class RenderResult(BaseModel):
             ``sibling-generated-at`` output, SPEC 8; not in the JSON of SPEC 13).
         untrusted_plan_comments: how many plan-like comments discovery passed over because
             their authors are not trusted (SPEC 6.1); ``None`` (and not in the JSON) when the
-            plan was not discovered.
+            plan was not discovered. hidden_plan_comments: likewise, the hidden ones.
         author, author_association: the login and ``author_association`` of a plan comment
             whose author is not trusted (``plan-identity-mismatch``, SPEC 6.1); ``None`` (and
             not in the JSON) otherwise.
@@ -104,6 +104,7 @@ class RenderResult(BaseModel):
     ports_checked: bool = Field(default=False, exclude=True)
     sibling_generated_at: str | None = Field(default=None, exclude=True)
     untrusted_plan_comments: int | None = None
+    hidden_plan_comments: int | None = None
     author: str | None = None
     author_association: str | None = None
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from ...github.authors import Walk
 from ...github.client import CommentFetcher
 from ...github.payloads import FetchedComment
 from ...plan_fetch import NotFetched, fetch_plan, validate_fetched
@@ -25,6 +26,16 @@ class OnlineRendering:
     result: RenderResult
     plan: FetchedComment | None = None
     sibling: FetchedComment | None = None
+
+
+def _walk_counts(walked: Walk | None) -> dict[str, int | None]:
+    """The result's counts of the comments discovery passed over (SPEC 6.1)."""
+    if walked is None:
+        return {}
+    return {
+        "untrusted_plan_comments": len(walked.passed_over),
+        "hidden_plan_comments": len(walked.hidden),
+    }
 
 
 def render_online(
@@ -48,7 +59,7 @@ def render_online(
         untrusted = fetched.untrusted
         failed = failed.model_copy(
             update={
-                "untrusted_plan_comments": len(fetched.passed_over) if fetched.no_plan else None,
+                **_walk_counts(fetched.walked),
                 "author": untrusted.login if untrusted is not None else None,
                 "author_association": (
                     untrusted.comment.author_association if untrusted is not None else None
@@ -64,6 +75,5 @@ def render_online(
         plan_comment_id=fetched.plan.id,
         canonical=canonical,
     )
-    if fetched.passed_over is not None:
-        result = result.model_copy(update={"untrusted_plan_comments": len(fetched.passed_over)})
+    result = result.model_copy(update=_walk_counts(fetched.walked))
     return OnlineRendering(result, fetched.plan, fetched.sibling or fetched.withheld)

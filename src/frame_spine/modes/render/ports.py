@@ -9,6 +9,7 @@ from __future__ import annotations
 import os
 from dataclasses import dataclass
 
+from ...core.shown import quoted
 from ...core.status import Failure, error
 
 #: The extensions of the files whose names are canonical port names (SPEC 13).
@@ -36,11 +37,13 @@ def read_port_names(directory: str, shown: str) -> frozenset[str] | Failure:
                 if extension.lower() in PORT_FILE_EXTENSIONS and stem and entry.is_file():
                     names.add(stem.lower())
     except NotADirectoryError:
-        return error(f"ports-dir {shown!r} is not a directory")
+        return error(f"ports-dir {quoted(shown)} is not a directory")
     except FileNotFoundError:
-        return error(f"ports-dir {shown!r} does not exist")
+        return error(f"ports-dir {quoted(shown)} does not exist")
     except OSError as exc:
-        return error(f"cannot read ports-dir {shown!r}: {exc.strerror or exc.__class__.__name__}")
+        return error(
+            f"cannot read ports-dir {quoted(shown)}: {exc.strerror or exc.__class__.__name__}"
+        )
     return frozenset(names)
 
 
@@ -85,6 +88,6 @@ def canonical_ports(
         root = os.path.realpath(base)
         real = os.path.realpath(path)
         if real != root and not real.startswith(root.rstrip(os.sep) + os.sep):
-            return error(f"ports-dir {given!r} resolves outside the workspace")
+            return error(f"ports-dir {quoted(given)} resolves outside the workspace")
     names = read_port_names(path, given)
     return names if isinstance(names, Failure) else CanonicalPorts(names, given)

@@ -39,14 +39,14 @@ _ICONS = {Status.OK: "✅", Status.MISSING_SPINE: "\u2139\ufe0f"}  # information
 
 
 #: Keys after SPEC 13's that are only present when they apply (SPEC 6.1).
-_WHEN_SET = ("untrusted_plan_comments", "author", "author_association")
+_WHEN_SET = ("untrusted_plan_comments", "hidden_plan_comments", "author", "author_association")
 
 
 def render_dict(result: RenderResult) -> dict[str, Any]:
     """The result as SPEC 13's JSON object: ``status, issue, plan_comment_id, generated_at,
     spine_digest, ports, steps, message``, every key present (``null`` when unknown); then,
-    when they apply (SPEC 6.1), ``untrusted_plan_comments`` (the plan was discovered) and
-    ``author``, ``author_association`` (an untrusted plan)."""
+    when they apply (SPEC 6.1), ``untrusted_plan_comments`` and ``hidden_plan_comments``
+    (the plan was discovered) and ``author``, ``author_association`` (an untrusted plan)."""
     shown = result.model_dump(mode="json")
     for key in _WHEN_SET:
         if shown[key] is None:
@@ -235,6 +235,8 @@ def _facts(
         ]
     if result.untrusted_plan_comments:
         rows.append(("Passed over", passed_over_line(result.untrusted_plan_comments)))
+    if result.hidden_plan_comments:
+        rows.append(("Hidden", hidden_line(result.hidden_plan_comments)))
     if result.spine_digest:
         rows.append(("Spine digest", f"`{escape_cell(result.spine_digest)}`"))
     if result.steps:
@@ -249,6 +251,11 @@ def passed_over_line(count: int) -> str:
         f"{plural(count, 'plan-like comment')} by "
         f"{'an author' if count == 1 else 'authors'} outside trusted-authors (never the plan)"
     )
+
+
+def hidden_line(count: int) -> str:
+    """The summary's line for hidden plan-like comments the walk passed over (SPEC 6.1)."""
+    return f"{plural(count, 'hidden plan-like comment')} passed over (never the plan)"
 
 
 def render_markdown(

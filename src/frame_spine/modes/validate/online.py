@@ -9,13 +9,7 @@ from dataclasses import dataclass
 
 from ...github.client import CommentFetcher
 from ...github.payloads import FetchedComment
-from ...plan_fetch import (
-    FetchedPlan,
-    NotFetched,
-    fetch_plan,
-    passed_over_findings,
-    validate_fetched,
-)
+from ...plan_fetch import FetchedPlan, NotFetched, fetch_plan, validate_fetched, walk_findings
 from ...validation.models import Code, ValidateTarget, ValidationResult, error, result_of
 
 
@@ -47,11 +41,11 @@ def validate_online(target: ValidateTarget, fetcher: CommentFetcher) -> OnlineVa
     """
     fetched = fetch_plan(target, fetcher)
     if isinstance(fetched, NotFetched):
-        if fetched.no_plan:
+        if fetched.no_plan and fetched.walked is not None:
             assert target.issue_number is not None
             findings = [error(Code.MISSING_SPINE, fetched.failure.message)]
-            findings += passed_over_findings(
-                fetched.passed_over, target.issue_number, target.trusted_authors.shown
+            findings += walk_findings(
+                fetched.walked, target.issue_number, target.trusted_authors.shown
             )
             return OnlineValidation(result_of(findings))
         result = ValidationResult.of_failure(fetched.failure)
