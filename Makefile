@@ -22,9 +22,10 @@ demo: $(VENV)/.installed-demo
 		--slices-body examples/sibling-878.md --issue-number 878 \
 		--generated-at 2026-07-18T22:20:00Z --step-id s1 --format text
 
-# A loopback fake of the GitHub API with the bundled plans (e2e/fake_api.py lists them), for
-# trying the online command line without GitHub (docs/agents.md). It prints the two export
-# lines to paste into another shell and runs until Ctrl-C. FAKE_API_PORT=0 picks a free port.
+# A loopback fake of the GitHub API with the bundled plans, for trying the online command line
+# without GitHub (docs/agents.md). It prints a table of what it serves (issues, comment ids,
+# authors, roles, generated_at) and the two export lines to paste into another shell, and runs
+# until Ctrl-C. FAKE_API_PORT=0 picks a free port.
 FAKE_API_PORT ?= 8878
 $(VENV)/.installed-fake-api: pyproject.toml | $(VENV)/.installed-demo
 	@$(BIN)/python -m pip install --quiet pytest-httpserver==1.2.0

@@ -3,34 +3,32 @@
 
 usage: fake_api.py [STATE_DIR] [--port PORT]
 
-Serves, in repository octo-org/plans, written by the repository's owner (author_association
-OWNER) and readable with the token it prints:
+Serves the repository octo-org/plans (tests/fake_github.py: every answer in the shape of
+GitHub's published description) with the comments of :data:`SERVED`: the bundled plans of
+examples/ and e2e/plans/, each with its sibling, written by the repository's owner
+(author_association OWNER), and two plan-like comments by a drive-by commenter
+(author_association NONE: SPEC 6.1 says they are never the plan). Its issue listing holds
+issues 878, 880 and 901, open, so an audit with the default ``--state open`` finds their
+plans. As on a public repository, the permission endpoint answers ``read`` for the drive-by
+account (SPEC 6.1: not trusted). Any other comment is 404.
 
-- the real plan of issue 878 (comment 5013464861) and its sibling (5013460780) from examples/,
-  and a drive-by commenter's copy of that plan (5013469999, author_association NONE: SPEC 6.1
-  says it is never the plan);
-- the complete plan of issue 880 (comment 5013470120) and its sibling (5013470121) from
-  examples/;
-- the dispatch plan of issue 901 (comment 7000000901) and its sibling (7000000902) from
-  e2e/plans/, and a newer plan-like comment on issue 901 (7000000999, e2e/plans/drive-by-901.md)
-  by the drive-by commenter.
-
-The permission endpoint answers 404 for the drive-by account, as for every account without a
-permission set. Any other comment is 404.
-
-Once listening it prints two lines to paste into a shell, ``export GITHUB_API_URL=http://
-127.0.0.1:PORT`` and ``export GH_TOKEN=...``, and runs until SIGTERM or SIGINT (Ctrl-C).
-``--port`` picks the port (default 0: any free one). With STATE_DIR it also writes the API URL
-to STATE_DIR/url and appends one line per request ("GET /path") to STATE_DIR/requests.log.
+Once listening it prints what it serves, a table (repository, issue, comment id, author and
+association, role, the ``generated_at`` of plans and siblings), then two lines to paste into
+a shell, ``export GITHUB_API_URL=http://127.0.0.1:PORT`` and ``export GH_TOKEN=...``, and runs
+until SIGTERM or SIGINT (Ctrl-C). ``--port`` picks the port (default 0: any free one). With
+STATE_DIR it also writes the API URL to STATE_DIR/url and appends one line per request
+("GET /path") to STATE_DIR/requests.log.
 """
 
 from __future__ import annotations
 
 import argparse
 import logging
+import re
 import signal
 import sys
 import threading
+from dataclasses import dataclass
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,7 +39,7 @@ try:
 except ModuleNotFoundError:  # pragma: no cover - only without the test extras
     sys.exit("e2e/fake_api.py needs pytest-httpserver: run `make fake-api`, which installs it")
 
-from tests.fake_github import DRIVE_BY, TOKEN, FakeGitHub  # noqa: E402
+from tests.fake_github import DRIVE_BY, OWNER, REPO, TOKEN, FakeGitHub, User  # noqa: E402
 
 PLAN_ID = 5013464861
 SIBLING_ID = 5013460780
@@ -52,24 +50,78 @@ DISPATCH_PLAN_ID = 7000000901
 DISPATCH_SIBLING_ID = 7000000902
 DRIVE_BY_ID = 7000000999
 
+EXAMPLES, PLANS = ROOT / "examples", ROOT / "e2e" / "plans"
+_PLAN_STAMP = re.compile(r"^generated_at: (\S+)$", re.M)
+_SIBLING_STAMP = re.compile(r"^<!-- frame-slices-generated-at: (\S+) -->$", re.M)
+
+
+@dataclass(frozen=True)
+class Served:
+    """One comment the fake serves: its issue, id, author, role (``plan``, ``sibling`` or
+    ``drive-by``), the file of its body and when it was last edited."""
+
+    issue: int
+    comment_id: int
+    author: User
+    role: str
+    body: Path
+    updated_at: str = "2026-07-18T22:21:00Z"
+
+    def generated_at(self) -> str:
+        """The plan's spine ``generated_at`` or the sibling's stamp; ``-`` for a drive-by's
+        comment (never a plan, whatever it carries)."""
+        pattern = {"plan": _PLAN_STAMP, "sibling": _SIBLING_STAMP}.get(self.role)
+        found = pattern.search(self.body.read_text("utf-8")) if pattern else None
+        return found.group(1) if found else "-"
+
+
+SERVED = (
+    Served(878, PLAN_ID, OWNER, "plan", EXAMPLES / "plan-878.md"),
+    Served(878, SIBLING_ID, OWNER, "sibling", EXAMPLES / "sibling-878.md"),
+    Served(878, DRIVE_BY_878_ID, DRIVE_BY, "drive-by", EXAMPLES / "plan-878.md"),
+    Served(880, VALID_PLAN_ID, OWNER, "plan", EXAMPLES / "plan-valid.md"),
+    Served(880, VALID_SIBLING_ID, OWNER, "sibling", EXAMPLES / "sibling-valid.md"),
+    Served(901, DISPATCH_PLAN_ID, OWNER, "plan", PLANS / "plan-901.md"),
+    Served(901, DISPATCH_SIBLING_ID, OWNER, "sibling", PLANS / "sibling-901.md"),
+    Served(
+        901, DRIVE_BY_ID, DRIVE_BY, "drive-by", PLANS / "drive-by-901.md", "2026-08-02T09:00:00Z"
+    ),
+)
+
 
 def serve(fake: FakeGitHub) -> None:
-    """Add every comment the module docstring lists to ``fake``."""
-    examples, plans = ROOT / "examples", ROOT / "e2e" / "plans"
-    plan_878 = (examples / "plan-878.md").read_text("utf-8")
-    fake.add_comment(PLAN_ID, plan_878, 878)
-    fake.add_comment(SIBLING_ID, (examples / "sibling-878.md").read_text("utf-8"), 878)
-    fake.add_comment(DRIVE_BY_878_ID, plan_878, 878, author=DRIVE_BY)
-    fake.add_comment(VALID_PLAN_ID, (examples / "plan-valid.md").read_text("utf-8"), 880)
-    fake.add_comment(VALID_SIBLING_ID, (examples / "sibling-valid.md").read_text("utf-8"), 880)
-    fake.add_comment(DISPATCH_PLAN_ID, (plans / "plan-901.md").read_text("utf-8"), 901)
-    fake.add_comment(DISPATCH_SIBLING_ID, (plans / "sibling-901.md").read_text("utf-8"), 901)
-    fake.add_comment(
-        DRIVE_BY_ID,
-        (plans / "drive-by-901.md").read_text("utf-8"),
-        901,
-        updated_at="2026-08-02T09:00:00Z",
-        author=DRIVE_BY,
+    """Add the issues (open) and the comments of :data:`SERVED` to ``fake``."""
+    for issue in sorted({served.issue for served in SERVED}):
+        fake.add_issue(issue)
+    for served in SERVED:
+        fake.add_comment(
+            served.comment_id,
+            served.body.read_text("utf-8"),
+            served.issue,
+            updated_at=served.updated_at,
+            author=served.author,
+        )
+
+
+def table() -> str:
+    """What :func:`serve` serves, one row per comment, columns aligned."""
+    rows = [("repository", "issue", "comment", "author (association)", "role", "generated_at")]
+    rows += [
+        (
+            REPO,
+            str(served.issue),
+            str(served.comment_id),
+            f"{served.author.login} ({served.author.association})",
+            served.role,
+            served.generated_at(),
+        )
+        for served in SERVED
+    ]
+    widths = [max(len(row[column]) for row in rows) for column in range(len(rows[0]))]
+    return "".join(
+        "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
+        + "\n"
+        for row in rows
     )
 
 
@@ -89,7 +141,7 @@ def main(argv: list[str]) -> int:
     serve(fake)
     if args.state_dir:
         (Path(args.state_dir) / "url").write_text(fake.url)
-    print(f"export GITHUB_API_URL={fake.url}\nexport GH_TOKEN={TOKEN}", flush=True)
+    print(f"{table()}\nexport GITHUB_API_URL={fake.url}\nexport GH_TOKEN={TOKEN}", flush=True)
     stop = threading.Event()
     signal.signal(signal.SIGTERM, lambda *_: stop.set())
     signal.signal(signal.SIGINT, lambda *_: stop.set())

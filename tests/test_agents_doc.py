@@ -137,14 +137,16 @@ def fake_api_module() -> Any:
     spec = importlib.util.spec_from_file_location("fake_api", FAKE_API)
     assert spec is not None and spec.loader is not None
     module = importlib.util.module_from_spec(spec)
+    sys.modules["fake_api"] = module  # its dataclass looks its module up there
     spec.loader.exec_module(module)
     return module
 
 
 def serve_example_plan(fake: FakeGitHub) -> None:
     """What ``make fake-api`` serves (e2e/fake_api.py): the example plan and sibling (by the
-    repository's owner), a drive-by's copy of the plan (the fake has no permission for that
-    account: 404), and the other bundled plans."""
+    repository's owner), a drive-by's copy of the plan (the fake answers ``read`` for that
+    account's permission, as GitHub does on a public repository), and the other bundled
+    plans."""
     module = fake_api_module()
     assert (module.PLAN_ID, module.SIBLING_ID, module.DRIVE_BY_878_ID) == (
         PLAN_ID,
@@ -336,7 +338,8 @@ def test_the_first_section_is_offline_then_make_fake_api_then_online() -> None:
     assert blocks[0].body == 'make demo\nexport PATH="$PWD/.venv/bin:$PATH"\n'
     assert "--plan-body examples/plan-valid.md" in blocks[1].body
     assert blocks[3].body == "make fake-api\n"
-    exports = blocks[4].body
+    table, exports = blocks[4].body.split("\n\n")  # what it serves, then the lines to paste
+    assert table + "\n" == fake_api_module().table()
     assert exports == f"export GITHUB_API_URL={FAKE_API_URL}\nexport GH_TOKEN={TOKEN}\n"
     assert blocks[5].body.startswith(exports)  # the online step pastes exactly those lines
     assert [s.block.line for s in SNIPPETS[:2]] == [blocks[1].line, blocks[5].line]
@@ -344,8 +347,8 @@ def test_the_first_section_is_offline_then_make_fake_api_then_online() -> None:
 
 def test_make_fake_api_runs_the_fake_that_prints_what_the_doc_shows() -> None:
     """``make fake-api`` runs e2e/fake_api.py with FAKE_API_PORT (default 8878); that program,
-    started with port 0, prints the doc's two export lines (its own port in the URL) and then
-    answers the doc's first online lookup."""
+    started with port 0, prints the doc's table of what it serves and two export lines (its
+    own port in the URL), and then answers the doc's first online lookup."""
     makefile = (REPO / "Makefile").read_text("utf-8")
     assert "FAKE_API_PORT ?= 8878\n" in makefile
     assert "\t@$(BIN)/python e2e/fake_api.py --port $(FAKE_API_PORT)\n" in makefile
@@ -357,13 +360,17 @@ def test_make_fake_api_runs_the_fake_that_prints_what_the_doc_shows() -> None:
     )
     try:
         assert process.stdout is not None
+        printed = []
+        while not printed or printed[-1].startswith(("repository ", "octo-org/")):
+            printed.append(process.stdout.readline().decode("utf-8"))
         url_line = process.stdout.readline().decode("utf-8")
         token_line = process.stdout.readline().decode("utf-8")
         port = re.fullmatch(r"export GITHUB_API_URL=http://127\.0\.0\.1:([0-9]+)\n", url_line)
         assert port is not None, url_line
         url = f"http://127.0.0.1:{port.group(1)}"
         shown = first_section()[4].body.replace(FAKE_API_URL, url)
-        assert url_line + token_line == shown
+        assert "".join(printed) + url_line + token_line == shown
+        assert len(printed) == 10  # the heading, 8 comments, a blank line
         online = first_section()[5].body.replace(FAKE_API_URL, url)
         ran = subprocess.run(
             ["sh", "-c", online],

@@ -225,13 +225,15 @@ def serve_issues(fake: FakeGitHub, count: int) -> None:
 
 
 ISSUES_PATH = f"/repos/{REPO}/issues"
+#: Where GitHub links the second page of the issue listing on (the fake's id of the repository).
+LATER_ISSUES_PATH = "/repositories/1001/issues"
 COMMENTS_PATH = f"/repos/{REPO}/issues/comments"
 #: The requests of an audit of open issues as its debug lines name them: three pages of
 #: issues, then the first page of comments.
 AUDIT_REQUESTS = [
     (f"{ISSUES_PATH}?per_page=100&state=open", 200),
-    (f"{ISSUES_PATH}?page=2&per_page=100&state=open", 200),
-    (f"{ISSUES_PATH}?page=3&per_page=100&state=open", 200),
+    (f"{LATER_ISSUES_PATH}?page=2&per_page=100&state=open", 200),
+    (f"{LATER_ISSUES_PATH}?page=3&per_page=100&state=open", 200),
     (f"{COMMENTS_PATH}?per_page=100", 403),
 ]
 DISCOVERY = f"/repos/{REPO}/issues/878/comments"
@@ -254,7 +256,12 @@ def test_sigterm_during_the_rate_limit_wait_of_an_audit(fake_github: FakeGitHub)
     for line, (path, status) in zip(lines[1:5], AUDIT_REQUESTS, strict=True):
         assert re.fullmatch(debug_line(path, status), line), line
     assert lines[5:] == ["frame-spine: interrupted by SIGTERM"]
-    assert fake_github.paths() == [f"GET {ISSUES_PATH}"] * 3 + [f"GET {COMMENTS_PATH}"]
+    assert fake_github.paths() == [
+        f"GET {ISSUES_PATH}",
+        f"GET {LATER_ISSUES_PATH}",
+        f"GET {LATER_ISSUES_PATH}",
+        f"GET {COMMENTS_PATH}",
+    ]
 
 
 def test_ctrl_c_during_the_rate_limit_wait_of_validate_by_discovery(

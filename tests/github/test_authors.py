@@ -20,6 +20,7 @@ from tests.fake_github import (
     OWNER,
     PLANNER_BOT,
     PRIVATE_MEMBER,
+    PUSH_ACCESS,
     REPO,
     TOKEN,
     FakeGitHub,
@@ -53,7 +54,8 @@ def permission_path(login: str) -> str:
 
 
 def test_a_real_bot_comment_is_read_with_its_login_and_association() -> None:
-    # The shape of a real comment by github-actions[bot] (REST API, 2022-11-28), abridged.
+    # The shape of a real comment by github-actions[bot] (REST API, 2022-11-28), its user
+    # whole (the nine URL fields GitHub's schema requires), the rest abridged.
     answer = {
         "url": f"https://api.github.com/repos/{REPO}/issues/comments/5009",
         "html_url": f"https://github.com/{REPO}/issues/878#issuecomment-5009",
@@ -68,6 +70,15 @@ def test_a_real_bot_comment_is_read_with_its_login_and_association() -> None:
             "gravatar_id": "",
             "url": "https://api.github.com/users/github-actions%5Bbot%5D",
             "html_url": "https://github.com/apps/github-actions",
+            "followers_url": "https://api.github.com/users/github-actions%5Bbot%5D/followers",
+            "following_url": "https://api.github.com/users/github-actions%5Bbot%5D/following{/other_user}",
+            "gists_url": "https://api.github.com/users/github-actions%5Bbot%5D/gists{/gist_id}",
+            "starred_url": "https://api.github.com/users/github-actions%5Bbot%5D/starred{/owner}{/repo}",
+            "subscriptions_url": "https://api.github.com/users/github-actions%5Bbot%5D/subscriptions",
+            "organizations_url": "https://api.github.com/users/github-actions%5Bbot%5D/orgs",
+            "repos_url": "https://api.github.com/users/github-actions%5Bbot%5D/repos",
+            "events_url": "https://api.github.com/users/github-actions%5Bbot%5D/events{/privacy}",
+            "received_events_url": "https://api.github.com/users/github-actions%5Bbot%5D/received_events",
             "type": "Bot",
             "user_view_type": "public",
             "site_admin": False,
@@ -145,13 +156,7 @@ def test_a_bot_login_is_sent_escaped(fake_github: FakeGitHub) -> None:
     )
 
 
-@pytest.mark.parametrize(
-    ("status", "message"),
-    [
-        (403, "Must have push access to view collaborator permission."),
-        (404, "Not Found"),
-    ],
-)
+@pytest.mark.parametrize(("status", "message"), [(403, PUSH_ACCESS), (404, "Not Found")])
 def test_403_and_404_mean_the_permission_could_not_be_read(
     fake_github: FakeGitHub, status: int, message: str
 ) -> None:
@@ -163,6 +168,7 @@ def test_403_and_404_mean_the_permission_could_not_be_read(
 
 
 def test_a_login_the_fake_does_not_know_is_404(fake_github: FakeGitHub) -> None:
+    fake_github.unknown_login("nobody")
     assert fetcher_for(fake_github).permission("nobody") == Permission(refused=404)
 
 
@@ -184,6 +190,22 @@ def test_at_most_20_logins_are_asked_then_the_run_is_an_error(fake_github: FakeG
     fake_github.set_permission("drive-by-20", "write")
     assert other.permission("drive-by-20") == Permission("write", "write")
     assert check.fetcher.requests_made == 21
+
+
+def test_any_account_reads_a_public_repository_and_a_bot_has_none(
+    fake_github: FakeGitHub,
+) -> None:
+    """Without a grant, GitHub answers 200 ``read`` for a user and ``none`` (``role_name``
+    empty) for a bot; neither can push."""
+    fetcher = fetcher_for(fake_github)
+    assert fetcher.permission("drive-by") == Permission("read", "read")
+    assert fetcher.permission("github-actions[bot]") == Permission("none", "")
+    assert fetcher.requests_made == 2
+
+
+def test_a_token_that_cannot_push_reads_no_permission(fake_github: FakeGitHub) -> None:
+    fake_github.permission_403 = True
+    assert fetcher_for(fake_github).permission("drive-by") == Permission(refused=403)
 
 
 WHAT = f"the permission of drive-by on {REPO}"
@@ -335,9 +357,7 @@ def test_a_planner_bot_is_refused_by_default_and_trusted_by_its_login(
 
 def test_a_missing_association_is_judged_on_the_other_terms(fake_github: FakeGitHub) -> None:
     comment = served(fake_github, User("gone-quiet", None))
-    fake_github.set_permission(
-        "gone-quiet", error(403, "Must have push access to view collaborator permission.")
-    )
+    fake_github.set_permission("gone-quiet", error(403, PUSH_ACCESS))
     outcome = AuthorCheck(DEFAULT_POLICY, fetcher_for(fake_github)).untrusted(comment)
     assert isinstance(outcome, Untrusted)
     assert outcome.message == (

@@ -1007,9 +1007,11 @@ def test_verbose_logs_listing_pages(fake_github: FakeGitHub, command: tuple[str,
         env=clean_env(GITHUB_TOKEN=TOKEN),
     )
     paths = [path for path, _, _, _ in log_lines(completed.stderr)]
+    # GitHub links page 2 on under the repository's id (the fake gives octo-org/plans 1001).
+    later = PAGE_PATH[command].replace(f"/repos/{REPO}/", "/repositories/1001/")
     assert paths == [
         f"{PAGE_PATH[command]}?per_page=100",
-        f"{PAGE_PATH[command]}?page=2&per_page=100",
+        f"{later}?page=2&per_page=100",
     ]
 
 

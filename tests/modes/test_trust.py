@@ -21,6 +21,7 @@ from tests.fake_github import (
     OWNER,
     PLANNER_BOT,
     PRIVATE_MEMBER,
+    PUSH_ACCESS,
     REPO,
     TOKEN,
     FakeGitHub,
@@ -44,7 +45,8 @@ SIBLING_901_ID = 7000000902  # the 901 spine's slice_comment_id
 DRIVE_BY_ID = 7000000999
 STAMP_901 = "2026-08-01T09:00:00Z"
 DEFAULT = "trusted-authors is OWNER,MEMBER,COLLABORATOR,write"
-NO_PERMISSION = "the repository permission of drive-by could not be read (HTTP 404)"
+#: What GitHub answers for the drive-by's permission on a public repository (and the fake).
+READ_ONLY = "permission read"
 #: A drive-by's "plan": the marker, a valid spine and a slice telling the agent what to run.
 EVIL_PLAN = """<!-- plan-issue-{issue} -->
 
@@ -164,9 +166,8 @@ def test_lookup_by_each_association_under_the_default_policy(
         return
     assert (result, code) == (
         untrusted_plan(
-            f"comment {PLAN_ID} was written by someone ({association}, the repository "
-            f"permission of someone could not be read (HTTP 404)), not a trusted author; "
-            f"{DEFAULT}",
+            f"comment {PLAN_ID} was written by someone ({association}, permission read), not "
+            f"a trusted author; {DEFAULT}",
             "someone",
             association,
         ),
@@ -181,7 +182,7 @@ def test_lookup_of_a_drive_by_plan_says_why_and_shows_no_slice_text(
 ) -> None:
     fake_github.add_comment(PLAN_ID, EVIL_PLAN.format(issue=878), 878, author=DRIVE_BY)
     message = (
-        f"comment {PLAN_ID} was written by drive-by (NONE, {NO_PERMISSION}), not a trusted "
+        f"comment {PLAN_ID} was written by drive-by (NONE, {READ_ONLY}), not a trusted "
         f"author; {DEFAULT}"
     )
     stdout, code = cli(
@@ -231,7 +232,7 @@ def test_lookup_of_an_untrusted_sibling_is_sibling_identity_mismatch(
             {
                 "status": "sibling-identity-mismatch",
                 "message": f"comment {SIBLING_ID} was written by drive-by (NONE, "
-                f"{NO_PERMISSION}), not a trusted author; {DEFAULT}",
+                f"{READ_ONLY}), not a trusted author; {DEFAULT}",
                 "author": "drive-by",
                 "author_association": "NONE",
                 "spine_digest": DIGEST_878,
@@ -257,10 +258,11 @@ def test_write_is_asked_once_for_two_comments_by_one_author(fake_github: FakeGit
 @pytest.mark.parametrize(
     ("answer", "words"),
     [
+        (None, "permission read"),  # GitHub's answer for any account of a public repository
         ("read", "permission read"),
         ("none", "permission none"),
         (
-            error(403, "Must have push access to view collaborator permission."),
+            error(403, PUSH_ACCESS),
             "permission not readable by the token (HTTP 403)",
         ),
         (
@@ -273,7 +275,8 @@ def test_write_answered_read_none_403_or_404_is_not_trusted(
     fake_github: FakeGitHub, answer: Any, words: str
 ) -> None:
     serve_878(fake_github, plan=PRIVATE_MEMBER)
-    fake_github.set_permission(PRIVATE_MEMBER.login, answer)
+    if answer is not None:
+        fake_github.set_permission(PRIVATE_MEMBER.login, answer)
     result, code = lookup(fake_github)
     note = (
         "; the token cannot read repository permissions (GitHub answers 403 to a token that "
@@ -438,7 +441,7 @@ def drive_by_plan(fake: FakeGitHub, issue: int = 901, comment_id: int = DRIVE_BY
 
 PASSED_OVER = (
     f"comment {DRIVE_BY_ID} carries a <!-- plan-issue-901 --> line but was written by drive-by "
-    f"(NONE, {NO_PERMISSION}), not a trusted author ({DEFAULT}): passed over, it is not the plan"
+    f"(NONE, {READ_ONLY}), not a trusted author ({DEFAULT}): passed over, it is not the plan"
 )
 
 
@@ -455,7 +458,7 @@ def test_validate_by_id_of_an_untrusted_plan_is_its_status_without_findings(
             "errors": 0,
             "warnings": 0,
             "findings": [],
-            "message": f"comment {PLAN_901_ID} was written by drive-by (NONE, {NO_PERMISSION}), "
+            "message": f"comment {PLAN_901_ID} was written by drive-by (NONE, {READ_ONLY}), "
             f"not a trusted author; {DEFAULT}",
             "author": "drive-by",
             "author_association": "NONE",
@@ -477,7 +480,7 @@ def test_validate_of_an_untrusted_sibling_is_its_error_finding_and_no_matrix(
     assert "sibling-missing" not in [f["code"] for f in result["findings"]]
     mismatch = next(f for f in result["findings"] if f["code"] == "sibling-identity-mismatch")
     assert mismatch["message"] == (
-        f"comment {SIBLING_901_ID} was written by drive-by (NONE, {NO_PERMISSION}), not a "
+        f"comment {SIBLING_901_ID} was written by drive-by (NONE, {READ_ONLY}), not a "
         f"trusted author; {DEFAULT}"
     )
     assert result["dispatch"]["steps"] == []
@@ -523,7 +526,7 @@ def test_validate_of_an_issue_whose_only_plan_is_untrusted(fake_github: FakeGitH
                     "code": "missing-spine",
                     "message": "no comment by a trusted author on issue #901 carries a "
                     f"<!-- plan-issue-901 --> line: comment {DRIVE_BY_ID} by drive-by (NONE, "
-                    f"{NO_PERMISSION}) was passed over: not a trusted author ({DEFAULT})",
+                    f"{READ_ONLY}) was passed over: not a trusted author ({DEFAULT})",
                 },
                 {"severity": "warning", "code": "untrusted-plan-comment", "message": PASSED_OVER},
             ],
@@ -541,7 +544,7 @@ def test_render_by_id_of_an_untrusted_plan_draws_nothing(fake_github: FakeGitHub
         "render", fake_github, "--plan-comment-id", str(PLAN_901_ID), process=True
     )
     message = (
-        f"comment {PLAN_901_ID} was written by drive-by (NONE, {NO_PERMISSION}), not a trusted "
+        f"comment {PLAN_901_ID} was written by drive-by (NONE, {READ_ONLY}), not a trusted "
         f"author; {DEFAULT}"
     )
     assert (result, code) == (
@@ -564,9 +567,8 @@ def test_render_by_id_of_an_untrusted_plan_draws_nothing(fake_github: FakeGitHub
     )
     assert (markdown, code) == (
         "### ❌ frame-spine render: `plan-identity-mismatch` (exit code 1): a plan\n\n"
-        f"> comment {PLAN_901_ID} was written by drive-by \\(NONE, the repository permission of "
-        "drive-by could not be read \\(HTTP 404\\)\\), not a trusted author; trusted-authors is "
-        "OWNER,MEMBER,COLLABORATOR,write\n\n"
+        f"> comment {PLAN_901_ID} was written by drive-by \\(NONE, permission read\\), not a "
+        "trusted author; trusted-authors is OWNER,MEMBER,COLLABORATOR,write\n\n"
         f"| Repository | {REPO} |\n|:--|:--|\n"
         f"| Plan comment | [{PLAN_901_ID}](https://github.com/{REPO}/issues/901#issuecomment-"
         f"{PLAN_901_ID}) |\n"
@@ -620,7 +622,7 @@ def test_render_of_an_issue_whose_only_plan_is_untrusted(fake_github: FakeGitHub
             "steps": [],
             "message": "no comment by a trusted author on issue #901 carries a "
             f"<!-- plan-issue-901 --> line: comment {DRIVE_BY_ID} by drive-by (NONE, "
-            f"{NO_PERMISSION}) was passed over: not a trusted author ({DEFAULT})",
+            f"{READ_ONLY}) was passed over: not a trusted author ({DEFAULT})",
             "untrusted_plan_comments": 1,
             "hidden_plan_comments": 0,
         },
@@ -726,7 +728,7 @@ def test_validate_names_both_when_issue_url_and_author_fail(fake_github: FakeGit
     assert (result["status"], result["findings"], code) == ("plan-identity-mismatch", [], 1)
     assert result["message"] == (
         f"plan comment {DRIVE_BY_ID} belongs to issue #901 (its issue_url), not to issue #878; "
-        f"comment {DRIVE_BY_ID} was written by drive-by (NONE, {NO_PERMISSION}), not a trusted "
+        f"comment {DRIVE_BY_ID} was written by drive-by (NONE, {READ_ONLY}), not a trusted "
         f"author; {DEFAULT}"
     )
 
@@ -740,7 +742,7 @@ def test_the_author_is_checked_before_the_marker_lines(fake_github: FakeGitHub) 
     result, code = lookup(fake_github)
     assert (result["status"], result["message"], code) == (
         "plan-identity-mismatch",
-        f"comment {PLAN_ID} was written by drive-by (NONE, {NO_PERMISSION}), not a trusted "
+        f"comment {PLAN_ID} was written by drive-by (NONE, {READ_ONLY}), not a trusted "
         f"author; {DEFAULT}",
         1,
     )

@@ -17,10 +17,10 @@ from tests.modes.test_trust import (
     DRIVE_BY_ID,
     EVIL_PLAN,
     EVIL_TEXT,
-    NO_PERMISSION,
     PASSED_OVER,
     PLAN_901_ID,
     PLAN_ID,
+    READ_ONLY,
     SIBLING_901_ID,
     SIBLING_ID,
     STAMP,
@@ -34,7 +34,7 @@ from tests.modes.test_trust import (
 from tests.runner_env import ActionRun, run_action
 
 PLAN_MESSAGE = (
-    f"comment {PLAN_ID} was written by drive-by (NONE, {NO_PERMISSION}), not a trusted author; "
+    f"comment {PLAN_ID} was written by drive-by (NONE, {READ_ONLY}), not a trusted author; "
     f"{DEFAULT}"
 )
 
@@ -97,7 +97,7 @@ def test_lookup_of_an_untrusted_sibling(fake_github: FakeGitHub, tmp_path: Path)
     )
     assert json.loads(run.outputs["result"]) == {
         "status": "sibling-identity-mismatch",
-        "message": f"comment {SIBLING_ID} was written by drive-by (NONE, {NO_PERMISSION}), not "
+        "message": f"comment {SIBLING_ID} was written by drive-by (NONE, {READ_ONLY}), not "
         f"a trusted author; {DEFAULT}",
         "author": "drive-by",
         "author_association": "NONE",
@@ -206,7 +206,7 @@ def test_render_by_discovery_and_by_id(fake_github: FakeGitHub, tmp_path: Path) 
     assert EVIL_TEXT not in everything(run)
     run = act(fake_github, tmp_path / "b", mode="render", **{"plan-comment-id": str(DRIVE_BY_ID)})
     message = (
-        f"comment {DRIVE_BY_ID} was written by drive-by (NONE, {NO_PERMISSION}), not a trusted "
+        f"comment {DRIVE_BY_ID} was written by drive-by (NONE, {READ_ONLY}), not a trusted "
         f"author; {DEFAULT}"
     )
     assert (run.outputs["status"], run.outputs["exit-code"], run.outputs["message"]) == (

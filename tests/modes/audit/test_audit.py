@@ -36,8 +36,19 @@ def audit(fake: FakeGitHub, *extra: str) -> tuple[dict[str, object], int]:
     return json.loads(completed.stdout), completed.returncode
 
 
-def listing_requests(fake: FakeGitHub, path: str) -> list[dict[str, list[str]]]:
-    return [parse_qs(r.query) for r in fake.requests if r.path == path]
+#: The id the fake gives octo-org/plans: GitHub links a listing's second page on as
+#: ``/repositories/{id}/...``.
+RID = 1001
+
+
+def listing_requests(fake: FakeGitHub, rest: str) -> list[dict[str, list[str]]]:
+    """The query of each request of the listing ``rest`` (``issues/comments``, ``issues``):
+    its first page under ``/repos/{REPO}/``, every later one where GitHub links it,
+    ``/repositories/{RID}/``."""
+    first, later = f"/repos/{REPO}/{rest}", f"/repositories/{RID}/{rest}"
+    found = [r for r in fake.requests if r.path in (first, later)]
+    assert [r.path for r in found] == [first] + [later] * (len(found) - 1)
+    return [parse_qs(r.query) for r in found]
 
 
 @pytest.fixture
@@ -61,7 +72,7 @@ def test_all_states_exact_counts_and_request_budget(
         "stale-sibling": 83,
         "fresh": 248,
     }
-    comment_pages = listing_requests(fake_github, f"/repos/{REPO}/issues/comments")
+    comment_pages = listing_requests(fake_github, "issues/comments")
     assert len(comment_pages) == 100 == repository.comments // 100
     assert comment_pages[0] == {"per_page": ["100"]}
     assert [q["page"] for q in comment_pages[1:]] == [[str(n)] for n in range(2, 101)]
@@ -84,10 +95,13 @@ def test_default_state_lists_the_open_issues_first(
     assert code == 1
     expected = repository.counts(open_only=True)
     assert report["counts"] == {state: expected[state] for state in STATES}
-    issue_pages = listing_requests(fake_github, f"/repos/{REPO}/issues")
+    issue_pages = listing_requests(fake_github, "issues")
     assert len(issue_pages) == 10
     assert issue_pages[0] == {"per_page": ["100"], "state": ["open"]}
-    assert fake_github.paths()[:10] == [f"GET /repos/{REPO}/issues"] * 10
+    assert (
+        fake_github.paths()[:10]
+        == [f"GET /repos/{REPO}/issues"] + [f"GET /repositories/{RID}/issues"] * 9
+    )
     assert (
         report["requests"]
         == len(fake_github.requests)
@@ -484,7 +498,7 @@ def test_a_listing_that_shifts_between_pages_is_de_duplicated(fake_github: FakeG
         fake_github.add_comment(comment_id, body, 5 if comment_id == 1100 else 6)
     fake_github.during_listing = lambda: fake_github.add_comment(500, "created during the scan", 6)
     report, code = audit(fake_github, "--state", "all")
-    listed = listing_requests(fake_github, f"/repos/{REPO}/issues/comments")
+    listed = listing_requests(fake_github, "issues/comments")
     assert len(listed) == 2
     assert (code, report["status"]) == (0, "clean")
     assert [(p["issue"], p["plan_comment_id"], p["duplicate_plans"]) for p in report["plans"]] == [  # type: ignore[union-attr]

@@ -112,9 +112,8 @@ def test_case_through_installed_online_cli(case: Case, fake_github: FakeGitHub) 
 
 def untrusted(comment_id: int) -> str:
     return (
-        f"comment {comment_id} was written by drive-by (NONE, the repository permission of "
-        "drive-by could not be read (HTTP 404)), not a trusted author; trusted-authors is "
-        "OWNER,MEMBER,COLLABORATOR,write"
+        f"comment {comment_id} was written by drive-by (NONE, permission read), not a trusted "
+        "author; trusted-authors is OWNER,MEMBER,COLLABORATOR,write"
     )
 
 

@@ -212,7 +212,8 @@ def test_discovery_takes_the_newest_plan_over_two_pages(fake_github: FakeGitHub)
     assert shape(result)[1:] == [NON_CANONICAL, *UNRESOLVED]
     assert [(r.path, parse_qs(r.query)) for r in fake_github.requests] == [
         (f"/repos/{REPO}/issues/878/comments", {"per_page": ["100"]}),
-        (f"/repos/{REPO}/issues/878/comments", {"per_page": ["100"], "page": ["2"]}),
+        # GitHub links page 2 on under the repository's id (the fake's is 1001).
+        ("/repositories/1001/issues/878/comments", {"per_page": ["100"], "page": ["2"]}),
         (f"/repos/{REPO}/issues/comments/{SIBLING_ID}", {}),
     ]
 
