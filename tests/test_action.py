@@ -166,6 +166,8 @@ def test_slice_file_is_written_under_the_workspace(fake_github: FakeGitHub, tmp_
             "a/../../b.md",
             "slice-file 'a/../../b.md' must be a relative path inside the workspace (no leading / and no ..)",
         ),
+        ("dir/", "slice-file 'dir/' ends in /: name a file, not a directory"),
+        ("a/b//", "slice-file 'a/b//' ends in /: name a file, not a directory"),
     ],
 )
 def test_slice_file_outside_the_workspace_is_refused(
@@ -299,7 +301,15 @@ def test_fail_on(
             {"report-file": "../r.json"},
             "report-file '../r.json' must be a relative path inside the workspace (no leading / and no ..)",
         ),
+        (
+            {"report-file": "reports/"},
+            "report-file 'reports/' ends in /: name a file, not a directory",
+        ),
         ({"mode": "lookups"}, "mode 'lookups' is not one of lookup, validate, audit, render"),
+        (
+            {"step-id": "x" * 60_000},
+            f"step-id '{'x' * 117}...' is not a step id (expected s<digits>, e.g. s4)",
+        ),
         ({"fail-on": "warning"}, "fail-on 'warning' is not one of error, not-ok, never"),
         ({"job-summary": "yes"}, "job-summary 'yes' is not true or false"),
         ({"plan-comment-id": ""}, "no plan comment id was given (plan-comment-id)"),
@@ -600,3 +610,18 @@ def test_unwritable_outputs_or_summary_give_fixed_text(
         "::warning title=frame-spine::cannot write the job summary to the GITHUB_STEP_SUMMARY "
         "file\n" + fixed_line("ok", 0)
     )
+
+
+def test_a_60000_character_step_id_is_cut_in_every_message(
+    fake_github: FakeGitHub, tmp_path: Path
+) -> None:
+    serve(fake_github)
+    step = "s" + "1" * 60_000
+    run = act(fake_github, tmp_path, **{**SPLIT_INPUTS, "step-id": step})
+    shown = f"{step[:117]}..."
+    assert run.outputs["status"] == "missing-slice"
+    assert run.outputs["message"].startswith(f"step {shown} is not in the spine (its steps: ")
+    assert json.loads(run.outputs["result"])["message"] == run.outputs["message"]
+    assert len(run.outputs["result"]) < 61_000  # the step id once, as the result's step_id
+    assert max(len(line) for line in run.stdout.splitlines()) < 1_000
+    assert step not in run.summary and step not in run.stdout

@@ -28,7 +28,7 @@ def test_the_inputs_table_lists_every_input_once() -> None:
 def test_the_outputs_table_lists_every_output_once() -> None:
     listed = names("| output | modes | value |")
     assert sorted(listed) == sorted(ACTION["outputs"])
-    assert len(listed) == len(set(listed)) == 24
+    assert len(listed) == len(set(listed)) == 27
 
 
 def test_documented_defaults_are_action_ymls() -> None:

@@ -373,7 +373,7 @@ def test_huge_digit_runs_are_statuses_not_crashes(tmp_path: Path) -> None:
     assert (result["status"], code) == ("plan-identity-mismatch", 1)
     assert (
         result["message"]
-        == f"the plan comment is for issue #{huge[:20]}... (a plan-issue marker line), not #863"
+        == f"the plan comment is for issue #{huge[:117]}... (a plan-issue marker line), not #863"
     )
     cycle = tmp_path / "cycle.md"
     cycle.write_text(body.replace("    cycle: 1", f"    cycle: {huge}"))
@@ -382,7 +382,7 @@ def test_huge_digit_runs_are_statuses_not_crashes(tmp_path: Path) -> None:
     result, code = json_result([*lookup_args(marked), "--issue-number", huge])
     assert result == {
         "status": "error",
-        "message": f"issue-number '{huge}' is not a positive integer",
+        "message": f"issue-number '{huge[:117]}...' is not a positive integer",
     }
 
 

@@ -292,6 +292,7 @@ def test_an_unusable_api_url_is_its_own_error_not_a_remote_on_another_host(
             "plans": [],
             "counts": {},
             "untrusted_plan_comments": 0,
+            "hidden_plan_comments": 0,
             "message": message,
         },
         1,

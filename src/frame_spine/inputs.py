@@ -316,6 +316,14 @@ def _workspace_path(value: Any, info: ValidationInfo) -> str | None:
     return str(path)
 
 
+def _workspace_file(value: Any, info: ValidationInfo) -> str | None:
+    text = str(value or "")
+    if text.endswith("/"):
+        name = _input_name(info)
+        raise ValueError(f"{name} {quoted(text)} ends in /: name a file, not a directory")
+    return _workspace_path(value, info)
+
+
 #: ``s<digits>``, any case, lower-cased (SPEC 5).
 StepId = Annotated[str, BeforeValidator(_step_id)]
 #: A contract timestamp as given, or ``current`` (SPEC 5).
@@ -363,6 +371,8 @@ FailOn = Annotated[
 YamlBool = Annotated[bool, BeforeValidator(_yaml_bool)]
 #: A workspace-relative path (no leading ``/``, no ``..``), or ``None`` when empty.
 WorkspacePath = Annotated[str | None, BeforeValidator(_workspace_path)]
+#: A workspace-relative file: a :data:`WorkspacePath` not ending in ``/`` (SPEC 8).
+WorkspaceFile = Annotated[str | None, BeforeValidator(_workspace_file)]
 #: Step ids separated by commas or whitespace, lower-cased, each once, in order; ``None``
 #: when empty (SPEC 14 ``completed-steps``).
 StepIds = Annotated[tuple[str, ...] | None, BeforeValidator(_step_ids)]
@@ -414,8 +424,8 @@ class StepSettings(Inputs):
     mode: Mode
     fail_on: FailOn
     job_summary: YamlBool
-    slice_file: WorkspacePath
-    report_file: WorkspacePath = None
+    slice_file: WorkspaceFile
+    report_file: WorkspaceFile = None
 
 
 def first_error_message(exc: ValidationError) -> str:

@@ -656,9 +656,9 @@ def test_audit_classifies_only_trusted_plans_and_counts_the_others(
     ]
     text, _ = cli("audit", fake_github, "--state", "all", fmt="text")
     assert text.splitlines()[-1] == (
-        f"clean: 1 plan in {REPO} (no-spine 0, invalid 0, sibling-missing 0, "
-        "sibling-unstamped 0, stale-sibling 0, fresh 1); 2 untrusted plan comments passed "
-        "over; 2 requests"
+        f"clean: 1 plan in {REPO} (hidden 0, untrusted-edit 0, undetermined 0, no-spine 0, "
+        "invalid 0, sibling-missing 0, sibling-unstamped 0, stale-sibling 0, fresh 1); 2 "
+        "untrusted plan comments passed over; 2 requests"
     )
     assert EVIL_TEXT not in text
 
@@ -686,9 +686,13 @@ def test_audit_trusts_a_private_member_by_write_once(fake_github: FakeGitHub) ->
     fake_github.set_permission(PRIVATE_MEMBER.login, "write")
     report, code = json_cli("audit", fake_github, "--state", "all")
     assert (code, report["counts"]["fresh"], report["untrusted_plan_comments"]) == (0, 1, 0)
+    # Bodies by an author trusted only with a request are not kept while listing (SPEC 11,
+    # revision 4): the chosen plan and its sibling are fetched by id after the walk.
     assert fake_github.paths() == [
         f"GET /repos/{REPO}/issues/comments",
         permission_get("quiet-member"),
+        comment_get(PLAN_901_ID),
+        comment_get(SIBLING_901_ID),
     ]
 
 

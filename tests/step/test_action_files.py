@@ -205,7 +205,7 @@ def test_a_write_failing_after_its_folders_are_made_removes_them(
     workspace = tmp_path / "workspace"
     (workspace / ".frame").mkdir(parents=True)
     run = run_writing(fake_github, tmp_path, name, path)
-    message = f"cannot write {name} {path[:120]!r}…: File name too long"
+    message = f"cannot write {name} {path[:117] + '...'!r}: File name too long"
     assert (run.returncode, run.outputs["status"], run.outputs["message"]) == (1, "error", message)
     assert list(owners(workspace)) == [".frame"]  # it existed; deep/ did not, and is gone
 
@@ -268,7 +268,7 @@ REFUSALS = {
     "2000-folders-deep": (
         None,
         DEEP,
-        f"{DEEP[:120]!r}… is 2001 path components deep; at most 64 are allowed",
+        f"{DEEP[:117] + '...'!r} is 2001 path components deep; at most 64 are allowed",
     ),
 }
 

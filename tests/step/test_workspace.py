@@ -34,7 +34,7 @@ def test_a_path_of_64_components_is_written_and_65_is_refused(tmp_path: Path) ->
     assert (tmp_path / deepest).read_text() == "text\n"
     too_deep = "e/" + deepest
     assert write(tmp_path, too_deep) == WriteRefused(
-        f"slice-file {too_deep[:120]!r}… is 65 path components deep; at most 64 are allowed"
+        f"slice-file {too_deep[:117] + '...'!r} is 65 path components deep; at most 64 are allowed"
     )
     assert not (tmp_path / "e").exists()
 
@@ -105,7 +105,7 @@ LONG = "x" * 300  # longer than a file name may be (255 bytes): the write fails 
 def test_a_write_failing_after_its_directories_are_made_removes_them(tmp_path: Path) -> None:
     relative = f".frame/deep/{LONG}.md"
     assert write(tmp_path, relative) == WriteRefused(
-        f"cannot write slice-file {relative[:120]!r}…: File name too long"
+        f"cannot write slice-file {relative[:117] + '...'!r}: File name too long"
     )
     assert entries(tmp_path) == []
 
@@ -115,7 +115,7 @@ def test_directories_that_existed_are_kept(tmp_path: Path) -> None:
     (tmp_path / "out" / "old.md").write_text("old\n")
     relative = f"out/new/deeper/{LONG}.md"
     assert write(tmp_path, relative) == WriteRefused(
-        f"cannot write slice-file {relative[:120]!r}…: File name too long"
+        f"cannot write slice-file {relative[:117] + '...'!r}: File name too long"
     )
     assert entries(tmp_path) == ["out", "out/old.md"]
 
@@ -123,7 +123,7 @@ def test_directories_that_existed_are_kept(tmp_path: Path) -> None:
 def test_a_directory_failing_to_be_made_takes_the_ones_before_it_along(tmp_path: Path) -> None:
     relative = f"new/{LONG}/s1.md"
     assert write(tmp_path, relative) == WriteRefused(
-        f"cannot write slice-file {relative[:120]!r}…: File name too long"
+        f"cannot write slice-file {relative[:117] + '...'!r}: File name too long"
     )
     assert entries(tmp_path) == []
 

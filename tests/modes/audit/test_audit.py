@@ -4,16 +4,17 @@ loopback fake of the REST API, exact counts and request budgets; the collector a
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 from pathlib import Path
 from urllib.parse import parse_qs
 
 import pytest
 
-from frame_spine.core.blocks import scan_comment
 from frame_spine.core.plan import scan_bodies
+from frame_spine.core.trust import DEFAULT_POLICY
 from frame_spine.github.payloads import FetchedComment
 from frame_spine.modes.audit.models import AuditState
-from frame_spine.modes.audit.rules import KeptComment, PlanCollector, classify
+from frame_spine.modes.audit.rules import Listing, classify
 from frame_spine.validation.rules import validate_scanned
 from tests.builders import slice_block
 from tests.conftest import clean_env, run_cli
@@ -65,6 +66,9 @@ def test_all_states_exact_counts_and_request_budget(
     expected = repository.counts(open_only=False)
     assert report["counts"] == {state: expected[state] for state in STATES}
     assert report["counts"] == {
+        "hidden": 0,
+        "untrusted-edit": 0,
+        "undetermined": 0,
         "no-spine": 328,
         "invalid": 83,
         "sibling-missing": 83,
@@ -127,6 +131,8 @@ def test_a_plan_row_has_every_key(fake_github: FakeGitHub, repository: Expected)
         "errors",
         "warnings",
         "untrusted_plan_comments",
+        "hidden_plan_comments",
+        "message",
     ]
     assert (row["state"], row["generated_at"], row["sibling_generated_at"], row["errors"]) == (
         "stale-sibling",
@@ -150,6 +156,7 @@ def test_an_empty_repository_costs_one_request(fake_github: FakeGitHub) -> None:
             "plans": [],
             "counts": dict.fromkeys(STATES, 0),
             "untrusted_plan_comments": 0,
+            "hidden_plan_comments": 0,
         },
         0,
     )
@@ -183,8 +190,9 @@ def test_text_format_is_a_table(fake_github: FakeGitHub) -> None:
     assert completed.stdout.decode().splitlines() == [
         "issue  plan comment  state  generated_at          sibling stamp  dup  err  warn",
         f"#5     11            fresh  {STAMP}  -              no   0    0",
-        "clean: 1 plan in octo-org/plans (no-spine 0, invalid 0, sibling-missing 0, "
-        "sibling-unstamped 0, stale-sibling 0, fresh 1); 1 request",
+        "clean: 1 plan in octo-org/plans (hidden 0, untrusted-edit 0, undetermined 0, "
+        "no-spine 0, invalid 0, sibling-missing 0, sibling-unstamped 0, stale-sibling 0, "
+        "fresh 1); 1 request",
     ]
 
 
@@ -228,16 +236,25 @@ def test_audit_needs_a_repository(tmp_path: Path) -> None:
 
 
 def comment(
-    comment_id: int, body: str, issue: int, updated_at: str = "2026-05-04T15:00:00Z"
+    comment_id: int,
+    body: str,
+    issue: int,
+    updated_at: str = "2026-05-04T15:00:00Z",
+    author: tuple[str, str] = ("ana", "OWNER"),
 ) -> FetchedComment:
     return FetchedComment(
-        comment_id, body, f"https://api.example/repos/{REPO}/issues/{issue}", None, updated_at
+        comment_id,
+        body,
+        f"https://api.example/repos/{REPO}/issues/{issue}",
+        None,
+        updated_at,
+        *author,
     )
 
 
-def test_the_collector_keeps_only_plans_and_siblings() -> None:
-    collector = PlanCollector()
-    collector.add(
+def test_the_listing_keeps_only_what_deciding_needs() -> None:
+    listing = Listing(DEFAULT_POLICY)
+    listing.add(
         [
             comment(1, "chatter", 5),
             comment(2, plan(5, spine(3)), 5, "2026-05-01T00:00:00Z"),
@@ -245,70 +262,51 @@ def test_the_collector_keeps_only_plans_and_siblings() -> None:
             comment(4, plan(5, spine(3)), 5, "2026-05-02T00:00:00Z"),
             comment(5, "mentions `<!-- plan-issue-5 -->` in prose", 5),
             comment(6, "```\n<!-- frame-slices-5 -->\n```", 5),
+            comment(7, sibling(5, STAMP), 5, author=("drive-by", "NONE")),
+            comment(9, plan(5, spine(3)), 5, "2026-05-03T00:00:00Z", ("drive-by", "NONE")),
         ]
     )
-    assert collector.seen == 6
-    assert list(collector.plans) == [5]
-    assert (collector.plans[5].newest.id, collector.plans[5].count) == (4, 2)
-    assert list(collector.siblings) == [3]
-    assert collector.plans[5].opened().pointer == 3  # the listing holds it: no fetch by id
-    filtered = PlanCollector(issues={7})
+    assert listing.seen == 8
+    assert sorted(listing.listed) == [2, 3, 4, 7, 9]
+    kept = {key: listed.body is not None for key, listed in listing.listed.items()}
+    # The newest plan and the sibling by trusted authors; nothing of the drive-by's.
+    assert kept == {2: False, 3: True, 4: True, 7: False, 9: False}
+    assert [c.id for c in listing.plan_like()[5]] == [9, 4, 2]  # newest first
+    taken = listing.take(4)
+    assert taken is not None and taken[1] == 3  # its pointer: the listing holds the sibling
+    assert listing.take(4) is None  # a plan's body is read once
+    assert listing.take(3) is not None and listing.take(3) is not None  # a sibling's stays
+    filtered = Listing(DEFAULT_POLICY, issues={7})
     filtered.add([comment(2, plan(5, spine(3)), 5)])
-    assert filtered.plans == {}
+    assert filtered.listed == {}
+
+
+def test_the_newest_version_of_a_comment_listed_twice_decides_whether_it_is_a_plan() -> None:
+    listing = Listing(DEFAULT_POLICY)
+    listing.add([comment(4, plan(5, spine(3)), 5, "2026-05-02T00:00:00Z")])
+    listing.add([comment(4, "edited into prose", 5, "2026-05-02T00:01:00Z")])
+    assert (listing.listed, listing.plan_like()) == ({}, {})
+    listing.add([comment(4, plan(5, spine(3)), 5, "2026-05-02T00:00:00Z")])  # an older copy
+    assert listing.listed == {}
+    listing.add([comment(4, plan(5, spine(3)), 5, "2026-05-02T00:01:00Z")])  # a tie: later wins
+    assert list(listing.plan_like()) == [5]
 
 
 @pytest.mark.parametrize(
     ("body", "kept"),
     [
-        ("", b""),
-        ("plain", b"plain"),
-        ("# Plan \u2014 issue #5", b"# Plan \xe2\x80\x94 issue #5"),
-        ("\ufeffa\r\nb \U0001f680", b"\xef\xbb\xbfa\r\nb \xf0\x9f\x9a\x80"),
-        ("lone \ud83d", b"lone \xed\xa0\xbd"),  # any str comes back whole
+        ("<!-- frame-slices-5 -->\nplain", b"<!-- frame-slices-5 -->\nplain"),
+        ("<!-- frame-slices-5 -->\n# \u2014", b"<!-- frame-slices-5 -->\n# \xe2\x80\x94"),
+        ("<!-- frame-slices-5 -->\r\n\U0001f680", b"<!-- frame-slices-5 -->\r\n\xf0\x9f\x9a\x80"),
+        ("<!-- frame-slices-5 -->\nlone \ud83d", b"<!-- frame-slices-5 -->\nlone \xed\xa0\xbd"),
     ],
 )
-def test_a_kept_comment_is_its_body_in_utf8_and_comes_back_whole(body: str, kept: bytes) -> None:
-    listed = FetchedComment(
-        7, body, f"https://api.example/repos/{REPO}/issues/5", "https://h/7", STAMP, "ana", "OWNER"
-    )
-    held = KeptComment.of(listed)
-    assert (held.body, held.comment.body, held.id) == (kept, "", 7)
-    assert held.fetched() == listed
-    assert held.scanned() == (listed, scan_comment(body))
-
-
-def test_the_collector_keeps_bodies_as_bytes_and_reads_each_plan_once() -> None:
-    collector = PlanCollector()
-    legacy = plan(6, spine(None) + "\n\n" + slices()) + "\n<!-- frame-slices-6 -->"
-    collector.add(
-        [
-            comment(2, plan(5, spine(3)), 5, "2026-05-01T00:00:00Z"),
-            comment(3, sibling(5, STAMP), 5),
-            comment(4, plan(5, spine(3)), 5, "2026-05-02T00:00:00Z"),
-            comment(4, plan(5, spine(3)), 5, "2026-05-02T00:00:00Z"),  # listed twice
-            comment(8, legacy, 6),  # a plan and a sibling candidate: kept once
-        ]
-    )
-    assert collector.plans[5].newest.body == plan(5, spine(3)).encode()
-    assert collector.siblings[3].body == sibling(5, STAMP).encode()
-    assert collector.plans[6].newest is collector.siblings[8]
-    opened = collector.take(5)
-    assert (opened.comment, opened.pointer, opened.count) == (
-        comment(4, plan(5, spine(3)), 5, "2026-05-02T00:00:00Z"),
-        3,
-        2,
-    )
-    assert opened.scan == scan_comment(plan(5, spine(3)))
-    assert opened.spine is not None and opened.spine.generated_at == STAMP
-    assert list(collector.plans) == [6]  # taken: its body is no longer kept
-    assert collector.sibling(3) == (
-        comment(3, sibling(5, STAMP), 5),
-        scan_comment(sibling(5, STAMP)),
-    )
-    assert collector.sibling(3) is not None  # a sibling stays: another plan may point at it
-    assert collector.sibling(99) is None
-    with pytest.raises(KeyError):
-        collector.take(5)
+def test_a_kept_body_is_utf8_and_comes_back_whole(body: str, kept: bytes) -> None:
+    listing = Listing(DEFAULT_POLICY)
+    listed = comment(7, body, 5)
+    listing.add([listed])
+    assert (listing.listed[7].body, listing.listed[7].comment.body) == (kept, "")
+    assert listing.take(7) == (listed, None)
 
 
 def test_two_plans_pointing_at_one_listed_sibling_fetch_nothing(fake_github: FakeGitHub) -> None:
@@ -464,26 +462,23 @@ def test_audit_mode_fetch_failure(fake_github: FakeGitHub, tmp_path: Path) -> No
 
 
 def test_a_plan_listed_twice_in_two_versions_counts_once() -> None:
-    collector = PlanCollector()
     older = comment(2, plan(5, spine(3)), 5, "2026-05-01T00:00:00Z")
     edited = comment(2, plan(5, spine(None) + "\n\n" + slices()), 5, "2026-05-02T00:00:00Z")
-    collector.add([older, comment(3, sibling(5, STAMP), 5)])
-    collector.add([edited])
-    assert (collector.plans[5].newest.fetched(), collector.plans[5].count) == (edited, 1)
-    # The other way round (the newer version on the earlier page): the newer one stays.
-    reversed_order = PlanCollector()
-    reversed_order.add([edited])
-    reversed_order.add([older])
-    assert (reversed_order.plans[5].newest.fetched(), reversed_order.plans[5].count) == (edited, 1)
+    for pages in ([[older, comment(3, sibling(5, STAMP), 5)], [edited]], [[edited], [older]]):
+        listing = Listing(DEFAULT_POLICY)
+        for page in pages:
+            listing.add(page)
+        assert listing.plan_like() == {5: [replace(edited, body="")]}
+        assert listing.take(2) == (edited, None)  # the newer version, whichever page
 
 
 def test_a_sibling_listed_twice_keeps_its_newest_version() -> None:
-    collector = PlanCollector()
+    listing = Listing(DEFAULT_POLICY)
     unstamped = comment(3, sibling(5, None), 5, "2026-05-01T00:00:00Z")
     stamped = comment(3, sibling(5, STAMP), 5, "2026-05-02T00:00:00Z")
-    collector.add([stamped])
-    collector.add([unstamped])
-    assert collector.siblings[3].fetched() == stamped
+    listing.add([stamped])
+    listing.add([unstamped])
+    assert listing.take(3) == (stamped, None)
 
 
 def test_a_listing_that_shifts_between_pages_is_de_duplicated(fake_github: FakeGitHub) -> None:

@@ -133,12 +133,14 @@ class Listing:
         }
 
     def take(self, comment_id: int) -> tuple[FetchedComment, int | None] | None:
-        """Comment ``comment_id`` with its kept body (and its pointer, for a plan), no longer
-        kept (each body is read once); ``None`` when its body was not kept."""
+        """Comment ``comment_id`` with its kept body (and its pointer, for a plan); a plan's
+        body is read once, then no longer kept; ``None`` when the body was not kept."""
         listed = self.listed.get(comment_id)
         if listed is None or listed.body is None:
             return None
-        body, listed.body = listed.body, None
+        body = listed.body
+        if not listed.sibling:  # a sibling stays: another plan may point at it
+            listed.body = None
         return replace(listed.comment, body=body.decode("utf-8", "surrogatepass")), listed.pointer
 
 

@@ -101,7 +101,7 @@ def lookup_online(
         return OnlineLookup(LookupResult.of_failure(sibling), plan)
 
     number = request.issue_number
-    problem = plan.issue_problem("plan", number)
+    problem = plan.issue_problem("plan", number) or plan.hidden_problem
     if problem is not None:
         return OnlineLookup(
             LookupResult(status=Status.PLAN_IDENTITY_MISMATCH, message=problem), plan
@@ -128,7 +128,9 @@ def lookup_online(
             return OnlineLookup(LookupResult.of_failure(fetched), plan)
         sibling = fetched
 
-    problem = sibling.issue_problem("sibling", number) if sibling is not None else None
+    problem = None
+    if sibling is not None:
+        problem = sibling.issue_problem("sibling", number) or sibling.hidden_problem
     if problem is not None:
         return OnlineLookup(_sibling_mismatch(problem, spine), plan, sibling)
     if sibling is not None:

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.shown import cut
 from ...core.status import Status
 from ...core.utf8 import utf8_size
 from ...markdown import (
@@ -175,7 +176,7 @@ def lookup_summary(
     status = result.status
     shown_step = result.step_id or step_id
     rows = comment_rows(repository, plan, sibling)
-    rows.append(("Step", escape_cell(shown_step) if shown_step else "—"))
+    rows.append(("Step", escape_cell(cut(shown_step)) if shown_step else "—"))
     rows.extend(_timestamp_rows(result, dispatched_generated_at))
     if result.spine_digest:
         rows.append(("Spine digest", f"`{escape_cell(result.spine_digest)}`"))

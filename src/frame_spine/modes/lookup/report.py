@@ -6,6 +6,7 @@ An edge: inputs through :class:`~frame_spine.step.context.StepContext` -> fetch 
 
 from __future__ import annotations
 
+from ...core.shown import cut
 from ...core.status import Failure, Status
 from ...core.utf8 import utf8_size
 from ...inputs import StepSettings
@@ -40,8 +41,8 @@ def report(step: StepContext) -> StepReport:
                 slice_path = written
         elif utf8_size(result.slice) > OUTPUT_LIMIT:
             failure = (
-                f"the slice of step {request.step_id} is {utf8_size(result.slice):,} bytes, over "
-                f"the {OUTPUT_LIMIT:,}-byte limit of a step output: set slice-file to receive "
+                f"the slice of step {cut(request.step_id)} is {utf8_size(result.slice):,} bytes, "
+                f"over the {OUTPUT_LIMIT:,}-byte limit of a step output: set slice-file to receive "
                 "it as a file"
             )
     if failure is not None:  # the other outputs (slice, timestamps, digest) stay set
@@ -169,7 +170,7 @@ def lookup_report(
         ),
         log_line=(
             f"frame-spine lookup: status {result.status.value} (exit code {result.exit_code}) "
-            f"for step {step_id or '-'} of plan comment {plan_comment_id or '-'}"
+            f"for step {cut(step_id or '-')} of plan comment {plan_comment_id or '-'}"
         ),
         exit_code=exit_code,
         job_summary=settings.job_summary if settings is not None else True,

@@ -10,6 +10,7 @@ from __future__ import annotations
 from ...core.blocks import SLICE, Block
 from ...core.identity import marker_problem
 from ...core.plan import CurrentSpine, ScannedComments, current_spine, scan_bodies
+from ...core.shown import cut
 from ...core.slices import slice_step_id
 from ...core.spine_model import Spine
 from ...core.stamps import StampKind, read_stamp, verdict_message
@@ -143,7 +144,7 @@ def _the_slice(
     if step not in spine.steps:
         return failed(
             Status.MISSING_SLICE,
-            f"step {step} is not in the spine (its steps: {_format_steps(spine.steps)})",
+            f"step {cut(step)} is not in the spine (its steps: {_format_steps(spine.steps)})",
         )
     matches = [
         candidate
@@ -154,13 +155,13 @@ def _the_slice(
     if not matches:
         return failed(
             Status.MISSING_SLICE,
-            f"step {step} is in the spine but no frame-slice block for it is in "
+            f"step {cut(step)} is in the spine but no frame-slice block for it is in "
             f"{comments.searched()}",
         )
     if len(matches) > 1:
         return failed(
             Status.DUPLICATE_SLICE_ID,
-            f"{len(matches)} frame-slice blocks carry step {step}; exactly one is allowed",
+            f"{len(matches)} frame-slice blocks carry step {cut(step)}; exactly one is allowed",
             len(matches),
         )
     return matches[0]
