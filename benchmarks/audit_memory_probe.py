@@ -4,11 +4,10 @@
 
 Runs the CLI's ``main`` with the arguments after ``OUT.json`` (its output goes to stdout as
 usual) and writes to OUT.json: the resident memory (``/proc/self/statm``) when the listing is
-read (the first plan taken for classification) and when every plan is classified (the report
-assembled); and, at the end of the listing, what the
-collector keeps, in bytes: the kept bodies (UTF-8), the rest of each kept comment (its
-objects and other fields) and the collector's indexes. Measuring wraps two functions of the
-audit; nothing else is changed. The peak (``ru_maxrss``) is for the caller to read, e.g. with
+read (the walks begin) and when every plan is classified (the report assembled); and, at the
+end of the listing, what the listing keeps, in bytes: the kept bodies (UTF-8), the rest of
+each listed comment and the listing's indexes. Measuring wraps two functions of the audit;
+nothing else is changed. The peak (``ru_maxrss``) is for the caller to read, e.g. with
 ``/usr/bin/time``: a process forked from a large one (the benchmark, which serves the fake
 API) inherits its high-water mark across ``exec``, so the probe's own would be wrong.
 """
@@ -35,14 +34,13 @@ def resident() -> int:
         return int(statm.read().split()[1]) * PAGE
 
 
-def kept_sizes(collector: rules.PlanCollector) -> dict[str, int]:
-    """What ``collector`` keeps at the end of the listing, in bytes (objects counted once)."""
-    kept = {id(k): k for k in collector.siblings.values()}
-    kept.update({id(p.newest): p.newest for p in collector.plans.values()})
+def kept_sizes(listing: rules.Listing) -> dict[str, int]:
+    """What ``listing`` keeps at the end of the listing, in bytes (objects counted once)."""
+    kept = [item for item in listing.listed.values() if item.body is not None]
     seen: set[int] = set()
     bodies = other = 0
-    for item in kept.values():
-        bodies += len(item.body)
+    for item in listing.listed.values():
+        bodies += len(item.body or b"")
         parts = [item, item.comment, item.body]
         parts += [getattr(item.comment, name) for name in item.comment.__slots__]
         for part in parts:
@@ -50,21 +48,20 @@ def kept_sizes(collector: rules.PlanCollector) -> dict[str, int]:
                 seen.add(id(part))
                 other += sys.getsizeof(part)
     other -= bodies  # the bytes objects' own bytes are the bodies
-    indexes = sys.getsizeof(collector.plans) + sys.getsizeof(collector.siblings)
-    for plans in collector.plans.values():
-        indexes += sys.getsizeof(plans) + (sys.getsizeof(plans.others) if plans.others else 0)
+    indexes = sum(
+        sys.getsizeof(index) for index in (listing.listed, listing.versions, listing.kept_plans)
+    )
     return {"kept": len(kept), "bodies": bodies, "other": other, "indexes": indexes}
 
 
-take = rules.PlanCollector.take
+plan_like = rules.Listing.plan_like
 report_of = online.report_of
 
 
-def measured_take(self: rules.PlanCollector, issue: int) -> rules.OpenedPlan:
-    if "listed" not in figures:
-        figures["listed"] = resident()
-        figures.update(kept_sizes(self))
-    return take(self, issue)
+def measured_plan_like(self: rules.Listing) -> Any:
+    figures["listed"] = resident()
+    figures.update(kept_sizes(self))
+    return plan_like(self)
 
 
 def measured_report_of(*args: Any, **kwargs: Any) -> Any:
@@ -78,7 +75,7 @@ def measured_report_of(*args: Any, **kwargs: Any) -> Any:
     return report_of(*args, **kwargs)
 
 
-rules.PlanCollector.take = measured_take  # type: ignore[method-assign]
+rules.Listing.plan_like = measured_plan_like  # type: ignore[method-assign]
 online.report_of = measured_report_of
 
 if __name__ == "__main__":

@@ -23,7 +23,6 @@ import logging  # noqa: E402
 
 from pytest_httpserver import HTTPServer  # noqa: E402
 
-from frame_spine.github.client import ApiSettings, CommentFetcher  # noqa: E402
 from frame_spine.modes.lookup.models import parse_online_inputs  # noqa: E402
 from frame_spine.modes.lookup.online import lookup_online  # noqa: E402
 from tests.fake_github import REPO, TOKEN, FakeGitHub  # noqa: E402
@@ -61,9 +60,8 @@ def library_once(fake: FakeGitHub, sibling: str) -> tuple[float, str]:
     )
     assert not hasattr(validated, "status")
     target, request = validated  # type: ignore[misc]
-    settings = ApiSettings(REPO, target.api_url, TOKEN, target.timeout, target.max_wait)
     started = time.perf_counter()
-    outcome = lookup_online(target, request, CommentFetcher(settings))
+    outcome = lookup_online(target, request, target.fetcher(TOKEN))
     return time.perf_counter() - started, outcome.result.status.value
 
 

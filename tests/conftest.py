@@ -132,14 +132,23 @@ def case(request: pytest.FixtureRequest) -> Case:
 
 
 @pytest.fixture
-def fake_github() -> Any:
-    """A fresh loopback fake of the GitHub REST API (threaded, so requests can overlap)."""
+def fake_github(request: pytest.FixtureRequest, monkeypatch: pytest.MonkeyPatch) -> Any:
+    """A fresh fake of the GitHub REST API: served on a loopback socket (threaded, so
+    requests can overlap) for other processes, and answering this process's sessions
+    through the transport seam without a socket (``DEFAULT_HANDLER``), unless the test is
+    marked ``sockets`` (the wire's own tests: deadlines, TLS, proxies, compression) or
+    ``serial``."""
+    from frame_spine.github import session
     from tests.fake_github import FakeGitHub, LoopbackServer
 
     server = LoopbackServer(host="127.0.0.1", port=0, threaded=True)
     server.start()
     try:
-        yield FakeGitHub(server)
+        fake = FakeGitHub(server)
+        marked = (request.node.get_closest_marker(name) for name in ("sockets", "serial"))
+        if not any(marked):  # a timed test times a real socket too
+            monkeypatch.setattr(session, "DEFAULT_HANDLER", fake.handle)
+        yield fake
     finally:
         server.clear()
         if server.is_running():

@@ -49,11 +49,13 @@ from datetime import UTC, datetime, timedelta
 from email.utils import format_datetime
 from pathlib import Path
 from typing import Any
-from urllib.parse import quote, urlencode
+from urllib.parse import quote, urlencode, urlsplit
 
 from pytest_httpserver import HTTPServer
 from werkzeug import Request, Response
+from werkzeug.test import EnvironBuilder
 
+from frame_spine.github.transport import Exchange, Reply
 from tests.clock import FakeClock
 
 TOKEN = "test-token-0123456789"
@@ -543,6 +545,21 @@ class FakeGitHub:
 
     def paths(self) -> list[str]:
         return [f"{r.method} {r.path}" for r in self.requests]
+
+    def handle(self, exchange: Exchange) -> Reply:
+        """Answer one request in this process, as the server would (the transport seam of
+        :mod:`frame_spine.github.transport`): the same handler, no socket."""
+        parts = urlsplit(exchange.url)
+        environ = EnvironBuilder(
+            method=exchange.method,
+            base_url=f"{parts.scheme}://{parts.netloc}",
+            path=parts.path,
+            query_string=parts.query,
+            headers=dict(exchange.headers),
+            data=exchange.body,
+        ).get_environ()
+        response = self._handle(Request(environ))
+        return Reply(response.status_code, dict(response.headers), response.get_data())
 
     def _handle(self, request: Request) -> Response:
         with self._lock:

@@ -113,6 +113,7 @@ def status_row(status: str) -> str:
     return rows[0]
 
 
+@pytest.mark.sockets  # a closed port and a deadline: only a socket shows them
 def test_network_errors_say_what_the_doc_tells_agents_to_retry(
     fake_github: FakeGitHub, tmp_path: Path
 ) -> None:

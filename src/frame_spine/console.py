@@ -203,11 +203,7 @@ def api_inputs(args: argparse.Namespace) -> dict[str, Any]:
 def fetcher(target: ApiTarget, args: argparse.Namespace) -> CommentFetcher:
     """A fetcher for ``target`` with the environment's token and, with ``--verbose``, the
     stderr debug lines (PyGithub is imported here, by online forms only)."""
-    from .github.client import CommentFetcher
-
-    return CommentFetcher.for_target(
-        target, token(target.api_url, args), on_request=request_listener(args)
-    )
+    return target.fetcher(token(target.api_url, args), request_listener(args))
 
 
 def checkout_repository(api_url: str) -> str | Unanswered:

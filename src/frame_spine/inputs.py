@@ -17,7 +17,7 @@ from __future__ import annotations
 import re
 from collections.abc import Mapping
 from pathlib import PurePosixPath
-from typing import Annotated, Any, Literal, TypeVar
+from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
 from pydantic import (
     BaseModel,
@@ -36,6 +36,11 @@ from .core.trust import DEFAULT_POLICY, TrustPolicy, parse_policy
 from .github.defaults import DEFAULT_MAX_WAIT as DEFAULT_MAX_WAIT
 from .github.defaults import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
 from .github.urls import USERINFO, Origin, hidden_parts
+
+if TYPE_CHECKING:
+    from .github.auth import TokenProblem
+    from .github.client import CommentFetcher
+    from .github.request_log import RequestListener
 
 #: The public API, used when neither the input nor ``GITHUB_API_URL`` names one.
 PUBLIC_API_URL = "https://api.github.com"
@@ -407,6 +412,16 @@ class ApiTarget(Inputs):
     timeout: TimeoutSeconds = DEFAULT_TIMEOUT
     max_wait: MaxWaitSeconds = DEFAULT_MAX_WAIT
     trusted_authors: TrustedAuthors = DEFAULT_POLICY
+
+    def fetcher(
+        self, token: str | TokenProblem | None, on_request: RequestListener | None = None
+    ) -> CommentFetcher:
+        """A fetcher for this target with ``token`` as given (SPEC 6)."""
+        from .github.client import CommentFetcher
+        from .github.session import ApiSession, ApiSettings
+
+        settings = ApiSettings.of(self.repository, self.api_url, token, self.timeout, self.max_wait)
+        return CommentFetcher(ApiSession(settings, on_request=on_request))
 
 
 class StepSettings(Inputs):

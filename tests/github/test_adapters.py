@@ -12,15 +12,18 @@ import urllib3.poolmanager
 
 from frame_spine.core.status import Failure, Status
 from frame_spine.github.client import CommentFetcher
-from frame_spine.github.session import ApiSettings, request_headers
+from frame_spine.github.session import ApiSession, ApiSettings, request_headers
 from tests.fake_github import REPO, TOKEN, FakeGitHub
+
+#: The wire's own tests: the fake API answers on a real loopback socket.
+pytestmark = pytest.mark.sockets
 
 URLLIB3 = version("urllib3")
 SUPPORTED = "install a urllib3 version frame-spine-lookup supports (see its pyproject.toml)"
 
 
 def fetch_plan(fake: FakeGitHub) -> Failure:
-    fetcher = CommentFetcher(ApiSettings(REPO, fake.url, TOKEN), sleep=lambda _: None)
+    fetcher = CommentFetcher(ApiSession(ApiSettings(REPO, fake.url, TOKEN), sleep=lambda _: None))
     outcome = fetcher.fetch(7001, "plan")
     assert isinstance(outcome, Failure)
     return outcome
@@ -42,6 +45,7 @@ def test_urllib3_without_new_conn_fails_at_first_use_naming_it(
 def test_urllib3_without_pool_classes_by_scheme_fails_at_first_use_naming_it(
     fake_github: FakeGitHub, monkeypatch: pytest.MonkeyPatch
 ) -> None:
+
     fake_github.add_comment(7001, "plan", 5)
     made = urllib3.poolmanager.PoolManager.__init__
 

@@ -13,7 +13,7 @@ from frame_spine.core.trust import DEFAULT_POLICY, Permission, parse_policy
 from frame_spine.github.authors import AuthorCheck, Untrusted, passed_over_words
 from frame_spine.github.client import CommentFetcher
 from frame_spine.github.payloads import FetchedComment, read_comment
-from frame_spine.github.session import ApiSettings
+from frame_spine.github.session import ApiSession, ApiSettings
 from tests.fake_github import (
     ACTIONS_BOT,
     DRIVE_BY,
@@ -35,7 +35,7 @@ POLICY = "trusted-authors is OWNER,MEMBER,COLLABORATOR,write"
 
 def fetcher_for(fake: FakeGitHub, waits: list[float] | None = None) -> CommentFetcher:
     sleep = (waits if waits is not None else []).append
-    return CommentFetcher(ApiSettings(REPO, fake.url, TOKEN), sleep=sleep)
+    return CommentFetcher(ApiSession(ApiSettings(REPO, fake.url, TOKEN), sleep=sleep))
 
 
 def served(fake: FakeGitHub, author: User | None, comment_id: int = 5009) -> FetchedComment:
@@ -265,7 +265,7 @@ def test_without_a_usable_token_no_permission_is_asked(fake_github: FakeGitHub) 
     from frame_spine.inputs import ApiTarget
 
     target = ApiTarget(repository=REPO, api_url=fake_github.url)
-    fetcher = CommentFetcher.for_target(target, no_token("set GH_TOKEN"))
+    fetcher = target.fetcher(no_token("set GH_TOKEN"))
     outcome = fetcher.permission("drive-by")
     assert isinstance(outcome, Failure) and outcome.status is Status.GH_AUTH_EXPIRED
     assert fake_github.requests == []

@@ -19,6 +19,9 @@ from tests.proxies import RecordingProxy
 from tests.runner_env import run_action
 from tests.test_action import PLAN_ID, SIBLING_ID, SPLIT_INPUTS, serve
 
+#: The wire's own tests: the fake API answers on a real loopback socket.
+pytestmark = pytest.mark.sockets
+
 LOOKUP = [
     "lookup",
     "--plan-comment-id",
@@ -184,6 +187,7 @@ SECRET_PIECES = ("alice", "S3CRET", "al%69ce", "S3%43RET", "S3#CRET")
 def test_no_proxy_secret_survives_in_any_emitted_text(
     tmp_path: Path, form: str, variable: str
 ) -> None:
+
     from tests.in_process import run_action_in_process, run_cli_in_process
 
     api_url = "https://ghe.example.com/api/v3"  # not loopback: through the proxy

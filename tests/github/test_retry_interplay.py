@@ -13,7 +13,7 @@ from __future__ import annotations
 from frame_spine.core.status import Failure, Status
 from frame_spine.github.client import CommentFetcher
 from frame_spine.github.payloads import FetchedComment
-from frame_spine.github.session import ApiSettings
+from frame_spine.github.session import ApiSession, ApiSettings
 from tests.fake_github import REPO, TOKEN, FakeGitHub, Responder, error
 
 NOW = 1_800_000_000.0  # 2027-01-15T08:00:00Z, the injected clock
@@ -26,11 +26,8 @@ WHAT = f"plan comment {COMMENT} in {REPO}"
 def fetcher_for(fake: FakeGitHub, waits: list[float], max_wait: int = 60) -> CommentFetcher:
     """A fetcher whose sleep records the waits (and does not wait) and whose clock stands
     still at :data:`NOW`."""
-    return CommentFetcher(
-        ApiSettings(REPO, fake.url, TOKEN, max_wait=max_wait),
-        sleep=waits.append,
-        clock=lambda: NOW,
-    )
+    settings = ApiSettings(REPO, fake.url, TOKEN, max_wait=max_wait)
+    return CommentFetcher(ApiSession(settings, sleep=waits.append, clock=lambda: NOW))
 
 
 def secondary(retry_after: str) -> Responder:

@@ -35,6 +35,9 @@ from tests.fake_github import REPO, TOKEN, DripServer, FakeGitHub
 from tests.proxies import RecordingProxy
 from tests.runner_env import run_action
 
+#: The wire's own tests: the fake API answers on a real loopback socket.
+pytestmark = pytest.mark.sockets
+
 SINGLE = (CASES_DIR / "ok-single-comment" / "plan.md").read_text("utf-8")
 STAMP = "2026-05-04T14:30:00Z"
 WHAT = f"plan comment 7001 in {REPO}"
@@ -493,6 +496,7 @@ ACTION_INPUTS = {"plan-comment-id": "7001", "step-id": "s2", "generated-at": STA
 def test_the_action_trusts_a_bundle_in_the_workspace(
     fake: TlsFake, pki: Pki, tmp_path: Path
 ) -> None:
+
     bundle = tmp_path / "workspace" / "certs" / "corp-ca.pem"
     bundle.parent.mkdir(parents=True)
     shutil.copy(pki.right, bundle)

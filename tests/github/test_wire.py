@@ -34,6 +34,9 @@ from tests.fake_github import (
 )
 from tests.in_process import run_cli_in_process
 
+#: The wire's own tests: the fake API answers on a real loopback socket.
+pytestmark = pytest.mark.sockets
+
 SINGLE = (CASES_DIR / "ok-single-comment" / "plan.md").read_text("utf-8")
 SINGLE_AT = "2026-05-04T14:30:00Z"
 COMMENT_PATH = f"/repos/{REPO}/issues/comments"

@@ -1,38 +1,10 @@
-"""One fetcher's session with the GitHub REST API: the request headers, our wire, retries
-(SPEC 6).
+"""One run's session with the GitHub API: its settings, the request headers, our wire,
+retries (SPEC 6).
 
-An edge. Each GET carries the REST API's headers (:func:`request_headers`: ``Accept``,
-``User-Agent``, ``X-GitHub-Api-Version`` and the token's ``Authorization``, written by
-PyGithub's public ``Auth.Token.authentication``); it goes out through the wire of
-:mod:`frame_spine.github.transport` (one deadline per attempt, same-origin redirects only, a
-32 MiB cap, a debug record per request); retries and rate-limit waits are decided by
-:mod:`frame_spine.github.retry`. :class:`ApiSession` is what
-:class:`~frame_spine.github.client.CommentFetcher` builds its requests on.
-
-What PyGithub does here, and why not more (measured on PyGithub 2.4-2.10, issue 19): its
-public surface sends a request through its own ``Requester``, whose ``requests`` session has
-no public place to mount an adapter, so none of SPEC 6's wire rules can be added to it:
-
-- one deadline per whole attempt: PyGithub passes ``timeout`` to requests, which bounds each
-  socket read, so a server that drips bytes stretches a request without end;
-- redirects: ``Requester`` follows a 301 itself, recursively, without a hop limit or a loop
-  check (a 301 to the same path is a ``RuntimeError`` whose text quotes the URL), and lets
-  requests follow 302/307/308 (requests drops ``Authorization`` on another host, but the
-  request is still sent there, and is not counted);
-- a 202 is waited on and asked again without end (``Consts.PROCESSING_202_WAIT_TIME``);
-- the body is read whole as text (``response.text``: decoded by ``Content-Type``, not as
-  UTF-8, and without a size cap); its JSON is then parsed into objects whose ``body`` and
-  ``issue_url`` we would read back;
-- retries are urllib3's ``Retry`` (``GithubRetry``) with its own waits and rate-limit rules,
-  not SPEC 6's (1 s, 2 s, three attempts; one ``max-wait`` budget per lookup);
-- a paginated listing (``PaginatedList``) keeps every element it has read;
-- the loopback-never-proxied rule: requests' session reads the proxy environment itself.
-
-Reaching its requester's connection object (``Requester.requestJson(..., cnx=...)`` with
-``HTTPRequestsConnectionClass``/``RequestsResponse`` subclasses) was the previous way; those
-names are PyGithub internals, ``Github(api_version=...)`` exists only from 2.10, and on
-2.4-2.9 every request ended in a ``TypeError``. PyGithub's part is therefore its public
-``Auth`` API: the token's ``Authorization`` header, as PyGithub itself writes it.
+An edge. Each request carries the REST API's headers (:func:`request_headers`, the token's
+``Authorization`` written by PyGithub's public ``Auth.Token``), goes out through the wire of
+:mod:`frame_spine.github.transport`, and is retried as :mod:`frame_spine.github.retry`
+decides. Why the wire is ours and not PyGithub's: docs/architecture.md, "Dependencies".
 """
 
 from __future__ import annotations
@@ -49,14 +21,14 @@ from github import Auth
 
 from .. import __version__
 from ..core.status import Failure, Status
-from .auth import TokenProblem
+from .auth import TokenProblem, clean_token
 from .deadline import DependencyChanged
 from .defaults import DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT
 from .payloads import api_message
 from .request_log import RequestListener
 from .retry import RequestFailure, RetryContext, decide
 from .tls import Trust, TrustRefusal, for_api
-from .transport import Answer, Wire, WireError, WireRun
+from .transport import Answer, Handler, Wire, WireError, WireRun
 from .urls import Origin, normalised
 
 ACCEPT = "application/vnd.github+json"
@@ -67,10 +39,7 @@ T = TypeVar("T")
 
 
 def request_headers(token: str | None) -> dict[str, str]:
-    """The headers of every request (SPEC 6): ``Accept`` (GitHub's JSON media type),
-    ``User-Agent`` (``frame-spine-lookup/VERSION``), ``X-GitHub-Api-Version`` (``2022-11-28``)
-    and, with a token, ``Authorization`` as PyGithub's public ``Auth.Token`` writes it
-    (``token <TOKEN>``). The token is never logged."""
+    """The headers of every request (SPEC 6); the token is never logged."""
     headers = {"Accept": ACCEPT, "User-Agent": USER_AGENT, "X-GitHub-Api-Version": API_VERSION}
     if token:
         Auth.Token(token).authentication(headers)
@@ -79,64 +48,68 @@ def request_headers(token: str | None) -> dict[str, str]:
 
 @dataclass(frozen=True, slots=True)
 class ApiSettings:
-    """Where and how to fetch.
+    """Where and how a run talks to GitHub (SPEC 6, 8): the one settings type of the edge.
 
     Attributes:
-        repository: ``OWNER/NAME``.
-        api_url: the REST API root, e.g. ``https://api.github.com`` or
-            ``https://ghe.example.com/api/v3`` (no trailing slash needed).
-        token: the token, or ``None`` for unauthenticated requests. Never logged.
-        timeout: seconds each attempt may take in all (connect, headers, body, redirects).
-        max_wait: seconds of rate-limit waiting allowed per comment.
+        repository: ``OWNER/NAME``. api_url: the REST API root.
+        token: the token, trimmed, or ``None``. token_problem: why no token can be sent
+            (then nothing is requested).
+        timeout: seconds each attempt may take in all. max_wait: seconds of rate-limit
+            waiting in all.
     """
 
     repository: str
     api_url: str
-    token: str | None
+    token: str | None = None
+    token_problem: TokenProblem | None = None
     timeout: int = DEFAULT_TIMEOUT
     max_wait: int = DEFAULT_MAX_WAIT
 
+    @classmethod
+    def of(
+        cls,
+        repository: str,
+        api_url: str,
+        token: str | TokenProblem | None,
+        timeout: int = DEFAULT_TIMEOUT,
+        max_wait: int = DEFAULT_MAX_WAIT,
+    ) -> ApiSettings:
+        """Settings with the token as given, cleaned (:func:`~.auth.clean_token`)."""
+        cleaned = token if isinstance(token, TokenProblem) else clean_token(token)
+        if isinstance(cleaned, TokenProblem):
+            return cls(repository, api_url, None, cleaned, timeout, max_wait)
+        return cls(repository, api_url, cleaned, None, timeout, max_wait)
+
     def __repr__(self) -> str:  # keep the token out of any log or traceback
-        return (
-            f"ApiSettings(repository={self.repository!r}, api_url={self.api_url!r}, "
-            f"token={'***' if self.token else None}, timeout={self.timeout}, "
-            f"max_wait={self.max_wait})"
-        )
+        return f"ApiSettings({self.repository!r}, {self.api_url!r}, timeout={self.timeout})"
 
 
 def sleep_in_slices(seconds: float) -> None:
-    """Wait ``seconds`` (a backoff or a rate-limit wait) in slices of at most 0.1 s: the
-    main thread then runs a SIGINT/SIGTERM handler within 0.1 s even when the kernel gave the
-    signal to another thread, which does not wake a sleep (SPEC 6 "Interrupts")."""
+    """Wait ``seconds`` in slices of at most 0.1 s, so that the main thread handles a signal
+    within 0.1 s even when the kernel gave it to another thread (SPEC 6 "Interrupts")."""
     end = time.monotonic() + seconds
     while (left := end - time.monotonic()) > 0:
         time.sleep(min(left, 0.1))
 
 
-#: How a session waits (seconds) and reads the time (epoch seconds) when it is given no
-#: ``sleep``/``clock`` of its own, looked up when the session is made: the entry points make
-#: their sessions, so a test that runs one in-process puts a fake clock here (SPEC 6's backoffs
-#: and rate-limit waits then take no real time, and the reset a fake API computes is read on
-#: the same clock).
+#: How a session waits, reads the time and reaches GitHub when it is given none of its own,
+#: looked up when the session is made: a test that runs an entry point in this process puts
+#: a fake clock and a fake API's handler here (``None``: the network).
 DEFAULT_SLEEP: Callable[[float], None] = sleep_in_slices
 DEFAULT_CLOCK: Callable[[], float] = time.time
+DEFAULT_HANDLER: Handler | None = None
 
 
 class ApiSession:
-    """Requests of one fetcher: connections (one per thread at a time, idle ones reused),
-    GETs through the wire, retries, and the run's shared state.
+    """The requests of one run: a wire per thread at a time (idle ones reused), retries,
+    and the run's shared state (requests counted, pages fetched, rate-limit waiting).
+    Thread-safe.
 
     Args:
         settings: the :class:`ApiSettings`.
-        sleep: how to wait (seconds); :data:`DEFAULT_SLEEP` when ``None``.
-        clock: the current time in epoch seconds; :data:`DEFAULT_CLOCK` when ``None``.
-        on_request: called with a :class:`~frame_spine.github.request_log.RequestRecord` per
-            request (every attempt and redirect hop; SPEC 8 debug logging).
-        token_problem: why the token cannot be sent (or that there is none); every request
-            is then refused (:meth:`refused`) without being sent.
-
-    Thread-safe: the run's state (requests counted, listing pages fetched, rate-limit
-    waiting) is shared under a lock.
+        sleep, clock, handler: as :data:`DEFAULT_SLEEP`, :data:`DEFAULT_CLOCK`,
+            :data:`DEFAULT_HANDLER` (the defaults when ``None``).
+        on_request: called with each request's record (SPEC 8 debug logging).
     """
 
     def __init__(
@@ -145,76 +118,67 @@ class ApiSession:
         *,
         sleep: Callable[[float], None] | None = None,
         clock: Callable[[], float] | None = None,
+        handler: Handler | None = None,
         on_request: RequestListener | None = None,
-        token_problem: TokenProblem | None = None,
     ) -> None:
         self.settings = settings
         self._sleep = sleep if sleep is not None else DEFAULT_SLEEP
         self._clock = clock if clock is not None else DEFAULT_CLOCK
+        self._handler = handler if handler is not None else DEFAULT_HANDLER
         self._lock = threading.Lock()
         self._rate_limit_waited = 0.0
         self.run = WireRun(on_request)
-        self._token_problem = token_problem
         self._trust = for_api(settings.api_url, os.environ)  # SPEC 6 TLS
         self._idle: list[Wire] = []
         self._headers = request_headers(settings.token)
 
     def refused(self, what: str) -> Failure | None:
-        """``gh-auth-expired`` without a request when the token cannot be sent, or there is
-        none (SPEC 6, 9)."""
+        """The failure of a request about ``what`` that is never sent: certificates that
+        cannot be loaded (``error``), no token or one a header cannot carry
+        (``gh-auth-expired``)."""
         if isinstance(self._trust, TrustRefusal):
             return Failure(Status.ERROR, self._trust.refusal(what))
-        if self._token_problem is None:
-            return None
-        return Failure(Status.GH_AUTH_EXPIRED, self._token_problem.refusal(what))
+        problem = self.settings.token_problem
+        return None if problem is None else Failure(Status.GH_AUTH_EXPIRED, problem.refusal(what))
 
     @contextmanager
     def connected(self) -> Iterator[Wire]:
-        """The wire for one thread at a time: an idle one is reused (its kept-alive
-        connection saves a TCP and TLS handshake for a sequential fetch, e.g. an ``auto``
-        sibling or audit's siblings), else a new one is made (plan and sibling fetched
-        concurrently get one each)."""
+        """A wire for one thread at a time: an idle one (its kept-alive connection) or a
+        new one."""
         with self._lock:
             wire = self._idle.pop() if self._idle else None
         if wire is None:
             trust = self._trust if isinstance(self._trust, Trust) else None
-            wire = Wire(self.settings.api_url, self.settings.timeout, self.run, trust)
+            settings = self.settings
+            wire = Wire(settings.api_url, settings.timeout, self.run, trust, self._handler)
         try:
             yield wire
         finally:
             with self._lock:
                 self._idle.append(wire)
 
-    def close(self) -> None:
-        """Close the kept-alive connections (optional: they close when the process ends)."""
-        with self._lock:
-            idle, self._idle = self._idle, []
-        for wire in idle:
-            wire.close()
-
     def url(self, path: str) -> str:
+        """The URL of ``path`` under the repository."""
         return f"{self.settings.api_url.rstrip('/')}/repos/{self.settings.repository}/{path}"
 
-    def get(self, wire: Wire, url: str) -> Answer:
-        """One GET of ``url`` (absolute, at the API's origin; its query normalised by
-        :func:`~frame_spine.github.urls.normalised`) through the wire; an error status
-        is a :class:`WireError`."""
+    def send(self, wire: Wire, url: str, body: bytes | None = None) -> Answer:
+        """One GET (a POST with ``body``) of ``url`` at the API's origin through the wire;
+        an error status is a :class:`WireError`."""
         _, path = Origin.of(url)
-        answer = wire.exchange("GET", normalised(path), self._headers)
+        headers = self._headers
+        if body is not None:
+            headers = {**headers, "Content-Type": "application/json"}
+        answer = wire.exchange("POST" if body else "GET", normalised(path), headers, body)
         if not 200 <= answer.status <= 299:
             failure = RequestFailure("http", answer.status, answer.fields, api_message(answer.body))
             raise WireError(failure)
         return answer
 
     def retrying(self, what: str, attempt_once: Callable[[], T]) -> T | Failure:
-        """Call ``attempt_once`` until it succeeds or the SPEC 6 policy gives up.
-
-        5xx/connection attempts are counted per request; rate-limit waits draw on one budget
-        (``max-wait``) shared by every request of this fetcher, i.e. of one lookup.
-        """
-        settings = self.settings
-        attempt = 0
-        rate_limit_retries = 0
+        """``attempt_once`` until it succeeds or SPEC 6's policy gives up: 5xx and
+        connection attempts counted per request, rate-limit waits drawn from one
+        ``max-wait`` for the run."""
+        attempt = rate_limit_retries = 0
         while True:
             try:
                 return attempt_once()
@@ -223,12 +187,13 @@ class ApiSession:
             if failure.kind != "http" or failure.status not in (403, 429):
                 attempt += 1
             with self._lock:
-                rate_limit_waited = self._rate_limit_waited
+                waited = self._rate_limit_waited
+            settings = self.settings
             context = RetryContext(
                 what,
                 max(attempt, 1),
                 rate_limit_retries,
-                rate_limit_waited,
+                waited,
                 settings.max_wait,
                 settings.timeout,
                 self._clock(),
@@ -242,14 +207,24 @@ class ApiSession:
                     self._rate_limit_waited += decision.seconds
             self._sleep(decision.seconds)
 
+    def request(self, what: str, attempt_once: Callable[[Wire], T]) -> T | Failure:
+        """One request about ``what``, from refusal to the last retry: the value
+        ``attempt_once(wire)`` returns, or the :class:`Failure`. Never raises."""
+        refused = self.refused(what)
+        if refused is not None:
+            return refused
+        try:
+            with self.connected() as wire:
+                return self.retrying(what, lambda: attempt_once(wire))
+        except Exception as exc:  # a defect, never a network condition: no library text
+            return unexpected(what, exc)
+
 
 def unexpected(what: str, exc: Exception) -> Failure:
     """A defect met while fetching, named by its class only (its text could quote anything);
-    a :class:`~frame_spine.github.deadline.DependencyChanged` by its own message (it names
-    the dependency, its version and the name it lacks)."""
+    a :class:`~frame_spine.github.deadline.DependencyChanged` by its own message."""
     if isinstance(exc, DependencyChanged):
         return Failure(Status.ERROR, f"{what}: {exc}")
     return Failure(
-        Status.ERROR,
-        f"{what}: the request failed unexpectedly ({exc.__class__.__name__})",
+        Status.ERROR, f"{what}: the request failed unexpectedly ({exc.__class__.__name__})"
     )

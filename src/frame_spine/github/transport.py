@@ -1,29 +1,12 @@
 """The HTTP wire (SPEC 6 "The wire, exactly"; SPEC 8 debug records).
 
-An edge, on requests' public API: a ``requests.Session`` of our own, with our adapter
-(:class:`~frame_spine.github.deadline.WatchedAdapter`) mounted, sends each request through
-``Session.get_adapter(url).send``. :meth:`Wire.exchange` sends one request (its headers are
-:func:`frame_spine.github.session.request_headers`) and
-
-- bounds the whole attempt (connect, TLS handshake, headers, body, redirect hops) by one
-  deadline of ``timeout`` seconds: a watchdog shuts the socket down when it passes, so a
-  server that drips bytes cannot stretch it (requests' own timeout applies to each read);
-- follows 301, 302, 307 and 308 only within the API's origin (scheme, host, port), at most
-  :data:`MAX_REDIRECTS` hops and never back to a URL of the chain or a listing page already
-  fetched;
-  a redirect elsewhere is never requested, so the token never goes there;
-- streams the body through urllib3's bounded decompression and refuses it past
-  :data:`MAX_BODY_BYTES` after decompression, never holding more;
-- goes through the proxy the environment names (``HTTPS_PROXY``, ``NO_PROXY``, ...), except
-  to a loopback origin, which never goes through a proxy (SPEC 6: the token would go there);
-- counts every request (each attempt, each hop) and reports a
-  :class:`~frame_spine.github.request_log.RequestRecord` for each;
-- turns every failure into a :class:`WireError` whose
-  :class:`~frame_spine.github.retry.RequestFailure` says what happened in words, never with
-  a library's exception text.
-
-The body is handed on as bytes: :mod:`frame_spine.github.payloads` decodes it as UTF-8
-whatever ``Content-Type`` says.
+An edge, on requests' public API: a ``requests.Session`` of our own with our adapter
+(:class:`~frame_spine.github.deadline.WatchedAdapter`); :meth:`Wire.exchange` sends one
+request within one deadline, follows redirects within the origin, caps the body, keeps a
+loopback origin away from any proxy, counts and records each hop, and turns every failure
+into a :class:`WireError` in words. With a :data:`Handler` (a fake API in the tests' own
+process) a function answers in place of the socket; every rule above the socket still
+applies.
 """
 
 from __future__ import annotations
@@ -31,7 +14,8 @@ from __future__ import annotations
 import http.client
 import threading
 import time
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
+from dataclasses import dataclass
 from typing import Any
 from urllib.parse import urljoin, urlsplit
 
@@ -54,6 +38,29 @@ MAX_BODY_BYTES = 32 * 1024 * 1024
 MAX_REDIRECTS = 3
 REDIRECT_STATUSES = frozenset({301, 302, 307, 308})
 _CHUNK = 256 * 1024
+
+
+@dataclass(frozen=True, slots=True)
+class Exchange:
+    """One request as a :data:`Handler` sees it: method, absolute URL, headers, body."""
+
+    method: str
+    url: str
+    headers: Mapping[str, str]
+    body: bytes | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class Reply:
+    """A :data:`Handler`'s answer: status, headers, the body as sent (not compressed)."""
+
+    status: int
+    headers: Mapping[str, str]
+    body: bytes
+
+
+#: A function in place of the socket (the transport seam): a request in, an answer out.
+Handler = Callable[[Exchange], Reply]
 
 
 class WireError(Exception):
@@ -95,13 +102,10 @@ class WireRun:
         with self._lock:
             self._requests += 1
 
-    def claim_page(self, url: str) -> bool:
-        """Note a listing page about to be fetched; ``False`` when it already was."""
+    def claim_page(self, url: str) -> None:
+        """Note a listing page about to be fetched."""
         with self._lock:
-            if url in self._pages:
-                return False
             self._pages.add(url)
-            return True
 
     def fetched_page(self, url: str) -> bool:
         """Whether ``url`` is a listing page already fetched in this run."""
@@ -145,25 +149,28 @@ class Answer:
 
 
 class Wire:
-    """The HTTP side of a fetcher's requests, one thread at a time: a keep-alive session to the
-    API's origin.
+    """The HTTP side of a run's requests, one thread at a time: a keep-alive session to the
+    API's origin (or a :data:`Handler`).
 
     Args:
-        api_url: the REST API root (validated by
-            :func:`frame_spine.inputs.check_api_url`).
-        timeout: seconds each attempt may take in all (redirect hops included).
-        run: the fetcher's shared :class:`WireRun`.
+        api_url: the REST API root. timeout: seconds each attempt may take in all.
+        run: the run's shared :class:`WireRun`.
         trust: the certificates that verify an https API (:mod:`frame_spine.github.tls`).
-
-    Not shared between threads: each concurrent fetch has its own.
+        handler: answers in place of the socket, when given.
     """
 
     def __init__(
-        self, api_url: str, timeout: float, run: WireRun, trust: Trust | None = None
+        self,
+        api_url: str,
+        timeout: float,
+        run: WireRun,
+        trust: Trust | None = None,
+        handler: Handler | None = None,
     ) -> None:
         self.origin, _ = Origin.of(api_url)
         self._timeout = timeout
         self._run = run
+        self._handler = handler
         self._session = requests.Session()
         self._session.auth = _no_netrc
         adapter = WatchedAdapter(pool_connections=1, pool_maxsize=1)
@@ -172,10 +179,9 @@ class Wire:
         self._session.mount("http://", adapter)
         self._session.mount("https://", adapter)
 
-    def close(self) -> None:
-        self._session.close()
-
-    def exchange(self, method: str, path: str, headers: Mapping[str, str]) -> Answer:
+    def exchange(
+        self, method: str, path: str, headers: Mapping[str, str], body: bytes | None = None
+    ) -> Answer:
         """Send a request for ``path`` (path and query) at the origin; follow redirects within
         it; return the final answer. Every hop is counted and reported.
 
@@ -190,29 +196,43 @@ class Wire:
         deadline = Deadline(self._timeout)
         try:
             while True:
-                status, fields, body = self._hop(method, url, headers, deadline)
+                status, fields, answer = self._hop(Exchange(method, url, headers, body), deadline)
                 if status in REDIRECT_STATUSES and "location" in fields:
                     url = self._follow(url, fields, chain)
                     continue
                 if status == 202:
                     raise WireError(RequestFailure("http", 202, fields, "accepted, not answered"))
-                return Answer(status, fields, body, url, redirected=len(chain) > 1)
+                return Answer(status, fields, answer, url, redirected=len(chain) > 1)
         finally:
             deadline.finish()
 
-    def _follow(self, url: str, fields: dict[str, str], chain: list[str]) -> str:
-        """The next URL of a redirect, or a :class:`WireError` saying why it is not followed."""
+    def within(
+        self, base: str, link: str, fields: Mapping[str, str], went: str, broken: str
+    ) -> tuple[str, str]:
+        """``link`` (relative to ``base``) as an absolute URL at the API's origin, and its path;
+        else a :class:`WireError`: ``broken`` when it is no usable URL, ``went`` and the
+        other origin when it leaves (SPEC 6: never followed, never given the token)."""
         try:
-            origin, path = Origin.of(urljoin(url, fields["location"]))
+            origin, path = Origin.of(urljoin(base, link))
         except ValueError:
-            raise unusable("the GitHub API redirected to an unusable location", fields) from None
+            raise unusable(broken, fields) from None
         if origin != self.origin:
             raise unusable(
-                f"the GitHub API redirected to {origin.named_from(self.origin)}: not followed, "
-                "and the token was not sent there",
+                f"{went} {origin.named_from(self.origin)}: not followed, and the token was not "
+                "sent there",
                 fields,
             )
-        target = origin.url(path)
+        return origin.url(path), path
+
+    def _follow(self, url: str, fields: dict[str, str], chain: list[str]) -> str:
+        """The next URL of a redirect, or a :class:`WireError` saying why it is not followed."""
+        target, path = self.within(
+            url,
+            fields["location"],
+            fields,
+            "the GitHub API redirected to",
+            "the GitHub API redirected to an unusable location",
+        )
         if target in chain or self._run.fetched_page(target):
             raise unusable(f"the GitHub API redirected in a loop (back to {quoted(path)})", fields)
         if len(chain) > MAX_REDIRECTS:
@@ -230,14 +250,15 @@ class Wire:
             settings["proxies"] = {}
         return settings
 
-    def _send(
-        self, method: str, url: str, headers: Mapping[str, str], seconds: float, settings: Any
-    ) -> requests.Response:
+    def _send(self, request: Exchange, seconds: float, settings: Any) -> requests.Response:
         """Send through the session's adapter with ``settings`` (:meth:`_environment`), but no
         redirect is even prepared (``Session.send`` would parse a ``Location`` and raise on a
         broken one) and no cookie is kept."""
         session = self._session
-        prepared = session.prepare_request(requests.Request(method, url, headers=dict(headers)))
+        url = request.url
+        prepared = session.prepare_request(
+            requests.Request(request.method, url, headers=dict(request.headers), data=request.body)
+        )
         return session.get_adapter(url).send(
             prepared,
             stream=True,
@@ -248,9 +269,12 @@ class Wire:
         )
 
     def _hop(
-        self, method: str, url: str, headers: Mapping[str, str], deadline: Deadline
-    ) -> tuple[int, dict[str, str], bytearray]:
+        self, request: Exchange, deadline: Deadline
+    ) -> tuple[int, dict[str, str], bytes | bytearray]:
         """One request and its whole answer (body capped), within the deadline."""
+        if self._handler is not None:
+            return self._handled(self._handler, request)
+        url = request.url
         self._run.count()
         started = time.perf_counter()
         status: int | None = None
@@ -264,7 +288,7 @@ class Wire:
             remaining = deadline.remaining()
             armed = CURRENT_DEADLINE.set(deadline)
             try:
-                response = self._send(method, url, headers, remaining, settings)
+                response = self._send(request, remaining, settings)
                 try:
                     status = answered = response.status_code
                     fields = {name.lower(): value for name, value in response.headers.items()}
@@ -289,7 +313,7 @@ class Wire:
         finally:
             self._run.report(
                 RequestRecord(
-                    method=method,
+                    method=request.method,
                     path=_path_of(url),
                     status=status,
                     milliseconds=(time.perf_counter() - started) * 1000,
@@ -298,6 +322,26 @@ class Wire:
                 )
             )
         return answered, fields, body
+
+    def _handled(self, handler: Handler, request: Exchange) -> tuple[int, dict[str, str], bytes]:
+        """One request answered by ``handler``, counted, recorded and capped alike."""
+        self._run.count()
+        started = time.perf_counter()
+        reply = handler(request)
+        fields = {name.lower(): value for name, value in reply.headers.items()}
+        self._run.report(
+            RequestRecord(
+                request.method,
+                _path_of(request.url),
+                reply.status,
+                (time.perf_counter() - started) * 1000,
+                fields.get("x-ratelimit-remaining"),
+                fields.get("x-github-request-id"),
+            )
+        )
+        if len(reply.body) > MAX_BODY_BYTES:
+            raise unusable("the GitHub API's answer is larger than 32 MiB", fields)
+        return reply.status, fields, reply.body
 
 
 def _read_capped(raw: urllib3.BaseHTTPResponse, fields: Mapping[str, str]) -> bytearray:

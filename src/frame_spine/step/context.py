@@ -77,9 +77,7 @@ class StepContext:
 
     def fetcher(self, target: ApiTarget) -> CommentFetcher:
         """A fetcher for ``target`` with the token (:meth:`token`) and the debug listener."""
-        return CommentFetcher.for_target(
-            target, self.token(target.api_url), on_request=self.on_request
-        )
+        return target.fetcher(self.token(target.api_url), self.on_request)
 
     def write(self, relative: str, text: str, input_name: str) -> str | WriteRefused:
         """Write a file in the workspace (SPEC 8); see

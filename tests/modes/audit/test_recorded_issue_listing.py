@@ -14,7 +14,7 @@ from werkzeug import Request, Response
 
 from frame_spine.core.status import Failure
 from frame_spine.github.client import CommentFetcher
-from frame_spine.github.session import ApiSettings
+from frame_spine.github.session import ApiSession, ApiSettings
 from tests.conftest import REPO as ROOT
 from tests.conftest import clean_env
 from tests.fake_github import TOKEN, FakeGitHub, error
@@ -69,7 +69,7 @@ def test_the_recording_links_page_2_on_under_the_repository_id() -> None:
 
 def test_the_issue_walk_follows_githubs_links_to_the_last_page(fake_github: FakeGitHub) -> None:
     serve_recording(fake_github)
-    fetcher = CommentFetcher(ApiSettings(RECORDED_REPO, fake_github.url, TOKEN))
+    fetcher = CommentFetcher(ApiSession(ApiSettings(RECORDED_REPO, fake_github.url, TOKEN)))
     pages = list(fetcher.issue_numbers("open", f"the open issues of {RECORDED_REPO}"))
     assert not any(isinstance(page, Failure) for page in pages), pages
     assert pages == [[13, 12, 11], [10, 9, 8], [7, 6, 5], [4, 3, 2], [1]]
