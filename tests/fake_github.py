@@ -199,6 +199,15 @@ def error_body(status: int, message: str) -> dict[str, str]:
     return {"message": message, "documentation_url": DOCS, "status": str(status)}
 
 
+def _edit_node(user: User | None, at: str) -> dict[str, Any]:
+    """One ``UserContentEdit`` as GraphQL shows it: a bot's login without ``[bot]``."""
+    editor = None
+    if user is not None:
+        bot = user.type == "Bot"
+        editor = {"__typename": "Bot" if bot else "User", "login": user.login.removesuffix("[bot]")}
+    return {"editedAt": at, "editor": editor}
+
+
 def error(status: int, message: str, headers: dict[str, str] | None = None) -> Responder:
     """An error answer as GitHub writes one (``basic-error``: ``message``,
     ``documentation_url``, ``status``), e.g. ``error(404, "Not Found")``,
@@ -385,6 +394,10 @@ class FakeGitHub:
     # Run once, right after the first page of a comment listing is served: a comment created
     # or edited during the listing, as on a live repository (offset pagination then shifts).
     during_listing: Callable[[], None] | None = None
+    # node id -> the comment's edit history, newest first, the creation entry last (GraphQL).
+    edits: dict[str, list[tuple[User | None, str]]] = field(default_factory=dict)
+    # Every GraphQL query received, as sent.
+    graphql_queries: list[str] = field(default_factory=list)
     # The clock of the code under test when it runs in this process (tests.in_process):
     # ``Recorded.at`` is real time plus what was slept on it, so a backoff shows as a gap.
     clock: FakeClock = field(default_factory=FakeClock)
@@ -417,8 +430,9 @@ class FakeGitHub:
         updated_at: str = "2026-07-18T22:21:00Z",
         author: User | None = OWNER,
         *,
-        created_at: str = "2026-07-18T22:20:00Z",
+        created_at: str | None = None,
         minimized: Minimized | None = None,
+        edits: list[tuple[User | None, str]] | None = None,
     ) -> dict[str, Any]:
         """Serve a comment of ``issue_number`` with GitHub's JSON shape, written by
         ``author`` (``None``: a deleted account, ``"user": null``), hidden when
@@ -434,7 +448,7 @@ class FakeGitHub:
             "id": comment_id,
             "node_id": f"IC_kwDOFake{comment_id}",
             "user": author.payload() if author is not None else None,
-            "created_at": created_at,
+            "created_at": created_at or updated_at,
             "updated_at": updated_at,
             "author_association": author.association if author is not None else "NONE",
             "body": body,
@@ -446,6 +460,10 @@ class FakeGitHub:
         if minimized is not None:
             payload["minimized"] = {"reason": minimized.reason}
         self.comments[(repo, comment_id)] = payload
+        if edits is not None or payload["created_at"] != updated_at:
+            # GitHub's history: newest first, the creation entry last.
+            self.edits[payload["node_id"]] = edits or [(author, updated_at)]
+            self.edits[payload["node_id"]].append((author, payload["created_at"]))
         return payload
 
     def set_permission(
@@ -585,6 +603,47 @@ class FakeGitHub:
             response.headers["x-github-api-version-selected"] = version
         return response
 
+    @property
+    def graphql_prefix(self) -> str:
+        """Where GitHub serves GraphQL beside the REST ``prefix`` (``/api/v3`` ->
+        ``/api``)."""
+        return self.prefix.removesuffix("/v3") if self.prefix.endswith("/api/v3") else self.prefix
+
+    def _graphql(self, request: Request) -> Response:
+        """``POST /graphql`` with SPEC 6.1's query: each node id's ``userContentEdits``, in
+        GitHub's shape (a bot's login without ``[bot]``, ``__typename`` ``Bot``; an unknown id
+        ``null`` with an ``errors`` entry). Scripted answers: ``script(-2, ...)``."""
+        asked = json.loads(request.get_data() or b"{}")
+        self.graphql_queries.append(asked.get("query", ""))
+        by_node = {payload["node_id"]: payload for payload in self.comments.values()}
+        nodes: list[dict[str, Any] | None] = []
+        errors = []
+        for node_id in asked.get("variables", {}).get("ids", []):
+            if node_id not in by_node:
+                nodes.append(None)
+                errors.append(
+                    {
+                        "type": "NOT_FOUND",
+                        "path": ["nodes", len(nodes) - 1],
+                        "message": f"Could not resolve to a node with the global id of '{node_id}'",
+                    }
+                )
+                continue
+            history = self.edits.get(node_id, [])
+            nodes.append(
+                {
+                    "id": node_id,
+                    "userContentEdits": {
+                        "totalCount": len(history),
+                        "nodes": [_edit_node(user, at) for user, at in history[:100]],
+                    },
+                }
+            )
+        answer: dict[str, Any] = {"data": {"nodes": nodes}}
+        if errors:
+            answer["errors"] = errors
+        return _json_response(200, answer, {"x-ratelimit-resource": "graphql"})
+
     def _repo(self, match: re.Match[str]) -> str | None:
         """The repository a matched path names (``None``: an unknown repository id)."""
         if match.group("repo") is not None:
@@ -592,6 +651,13 @@ class FakeGitHub:
         return self.repository_ids.get(int(match.group("rid")))
 
     def _answer(self, request: Request) -> Response:
+        if request.method == "POST" and request.path == f"{self.graphql_prefix}/graphql":
+            if not self._authorized(request):
+                return error(401, "Bad credentials")(request)
+            with self._lock:
+                queued = self.scripts.get(-2)
+                responder = queued.pop(0) if queued else self.forever.get(-2)
+            return responder(request) if responder is not None else self._graphql(request)
         if request.method != "GET":
             return error(404, "Not Found")(request)
         for pattern, serve in (

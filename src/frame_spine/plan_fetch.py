@@ -14,7 +14,14 @@ from datetime import datetime
 from .core.blocks import scan_comment
 from .core.plan import CurrentSpine, ScannedComments, current_spine
 from .core.status import Failure, Status
-from .github.authors import AuthorCheck, Untrusted, Walk, passed_over_words, walk
+from .github.authors import (
+    AuthorCheck,
+    Untrusted,
+    Walk,
+    passed_over_words,
+    untrusted_edits,
+    walk,
+)
 from .github.client import CommentFetcher, not_found_as_none
 from .github.payloads import FetchedComment, recency
 from .validation.models import (
@@ -67,6 +74,13 @@ class NotFetched:
     no_plan: bool = False
     walked: Walk | None = None
     untrusted: Untrusted | None = None
+    editor: str | None = None
+
+    def keys(self) -> dict[str, str | None]:
+        """The result keys that name who is not trusted (SPEC 6.1): ``author`` and
+        ``author_association``, or ``editor``; none when neither applies."""
+        keys = self.untrusted.keys() if self.untrusted is not None else {}
+        return {**keys, "editor": self.editor} if self.editor is not None else keys
 
     @property
     def passed_over(self) -> tuple[Untrusted, ...]:
@@ -221,6 +235,16 @@ def fetch_plan(target: ValidateTarget, fetcher: CommentFetcher) -> FetchedPlan |
                 extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, why, comment="sibling"))
         if refused is not None:
             withheld, sibling = sibling, None
+    edits = untrusted_edits(authors, (plan, sibling))
+    if isinstance(edits, Failure):
+        return NotFetched(edits, plan)
+    if plan.id in edits:
+        failure = Failure(Status.PLAN_IDENTITY_MISMATCH, edits[plan.id].message)
+        return NotFetched(failure, plan, walked=walked, editor=edits[plan.id].editor)
+    if sibling is not None and sibling.id in edits:
+        message = edits[sibling.id].message
+        extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, message, comment="sibling"))
+        withheld, sibling = sibling, None
     comments = ScannedComments(plan_scan, None if sibling is None else scan_comment(sibling.body))
     return FetchedPlan(
         plan, sibling, comments, number, target.slices_comment_id, tuple(extra), withheld, walked

@@ -5,9 +5,12 @@ login asked once per run and at most :data:`MAX_ASKED` logins per run (audit: pe
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
 
+from ..core.shown import cut
 from ..core.status import Failure, Status
+from ..core.timestamps import parse_instant
 from ..core.trust import (
     DELETED_LOGIN,
     Author,
@@ -16,13 +19,16 @@ from ..core.trust import (
     Verdict,
     author_words,
     judge,
+    refused_note,
     untrusted_message,
 )
 from .client import CommentFetcher
-from .payloads import FetchedComment
+from .payloads import Edit, Edits, FetchedComment
 
 #: The most distinct logins one run (audit: one issue) asks a permission for (SPEC 6.1).
 MAX_ASKED = 20
+#: The most entries of an edit history GitHub lists (the creation entry counts).
+MAX_EDITS = 100
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +48,11 @@ class Untrusted:
     def login(self) -> str:
         """The author's login (``ghost`` for a deleted account), for the JSON ``author``."""
         return self.comment.author_login or DELETED_LOGIN
+
+    def keys(self) -> dict[str, str | None]:
+        """The result keys that name the author (SPEC 6.1): ``author``,
+        ``author_association``."""
+        return {"author": self.login, "author_association": self.comment.author_association}
 
 
 def too_many_message(issue: int | None) -> str:
@@ -178,3 +189,78 @@ def walk(plan_like: list[FetchedComment], check: AuthorCheck) -> Walk:
             return Walk(comment, tuple(plan_like[index + 1 :]), tuple(passed), tuple(hidden))
         passed.append(judged)
     return Walk(None, (), tuple(passed), tuple(hidden))
+
+
+def edited(comment: FetchedComment) -> bool:
+    """Whether GitHub says ``comment`` was edited: ``updated_at`` later than ``created_at``."""
+    created, updated = (
+        parse_instant(value or "") for value in (comment.created_at, comment.updated_at)
+    )
+    return created is not None and updated is not None and updated > created
+
+
+@dataclass(frozen=True, slots=True)
+class UntrustedEdit:
+    """An edit no term trusts (SPEC 6.1): why, and the editor as the JSON ``editor`` names
+    them (``ghost`` for a deleted account)."""
+
+    message: str
+    editor: str
+
+
+def untrusted_edit(
+    check: AuthorCheck, comment: FetchedComment, edits: Edits | None
+) -> UntrustedEdit | Failure | None:
+    """The newest edit of ``comment`` whose editor ``check``'s policy does not trust (SPEC 6.1,
+    "Who last touched it"), ``None`` when every editor is trusted, or the failure of asking.
+    Never raises."""
+    policy = check.policy
+    shown = f"trusted-authors is {policy.shown}"
+    if edits is not None and edits.total > MAX_EDITS:
+        return UntrustedEdit(
+            f"comment {comment.id} has {edits.total} edits, more than the {MAX_EDITS} GitHub "
+            f"lists: its editors cannot all be checked; {shown}",
+            DELETED_LOGIN,
+        )
+    entries = edits.entries if edits is not None else (Edit("", None),)
+    author = comment.author.matched_login
+    for entry in sorted(entries, key=lambda entry: entry.at, reverse=True):
+        editor = Author(entry.editor, None)
+        if author is not None and editor.matched_login == author and entry.editor is not None:
+            continue  # the author's own edit: the author's verdict, already given
+        verdict = check.verdict(editor)
+        if verdict is True or isinstance(verdict, Failure):
+            if verdict is True:
+                continue
+            return verdict
+        permission = verdict if isinstance(verdict, Permission) else None
+        who = cut(entry.editor) if entry.editor else f"{DELETED_LOGIN}, a deleted account"
+        asked = f" ({permission.words(entry.editor or DELETED_LOGIN)})" if permission else ""
+        return UntrustedEdit(
+            f"comment {comment.id} was edited by {who}{asked}, not a trusted author; {shown}"
+            + refused_note(editor, permission),
+            entry.editor or DELETED_LOGIN,
+        )
+    return None
+
+
+def untrusted_edits(
+    check: AuthorCheck, comments: Sequence[FetchedComment | None]
+) -> dict[int, UntrustedEdit] | Failure:
+    """The ``comments`` someone ``check``'s policy does not trust edited (SPEC 6.1), by id:
+    one GraphQL request for those edited (none with ``any``); or the failure. Never
+    raises."""
+    touched = [comment for comment in comments if comment is not None and edited(comment)]
+    if not touched or check.policy.trust_all:
+        return {}
+    histories = check.fetcher.edits(touched)
+    if isinstance(histories, Failure):
+        return histories
+    found: dict[int, UntrustedEdit] = {}
+    for comment in touched:
+        edit = untrusted_edit(check, comment, histories[comment.id])
+        if isinstance(edit, Failure):
+            return edit
+        if edit is not None:
+            found[comment.id] = edit
+    return found

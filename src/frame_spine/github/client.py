@@ -8,6 +8,7 @@ is one request (or one listing) whose answer :mod:`.payloads` reads, and every f
 from __future__ import annotations
 
 import functools
+import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
 from typing import Any, TypeVar
@@ -20,19 +21,29 @@ from ..core.shown import cut
 from ..core.status import Failure, Status
 from ..core.trust import Permission
 from .payloads import (
+    Edits,
     FetchedComment,
+    GraphQLErrors,
     Unusable,
     read_comment,
     read_comment_page,
+    read_edits,
     read_issue_numbers,
     read_permission,
 )
-from .retry import is_rate_limited
+from .retry import RequestFailure, is_rate_limited
 from .session import ApiSession
 from .transport import Answer, Wire, WireError, unusable
-from .urls import Origin, normalised
+from .urls import Origin, graphql_url, normalised
 
 T = TypeVar("T")
+#: SPEC 6.1's question: who edited these comments.
+EDITS_QUERY = (
+    "query($ids: [ID!]!) { nodes(ids: $ids) { ... on IssueComment { id userContentEdits"
+    "(first: 100) { totalCount nodes { editedAt editor { __typename login } } } } } }"
+)
+#: The most node ids GitHub takes in one request.
+MAX_NODES = 100
 #: Reads one answer: (body, content type, redirected) -> what it holds, or why not.
 Reader = Callable[[bytes | bytearray, str, bool], "T | Unusable"]
 
@@ -130,6 +141,50 @@ class CommentFetcher:
 
         return session.request(f"the permission of {cut(login)} on {self.repository}", ask)
 
+    def edits(self, comments: Sequence[FetchedComment]) -> dict[int, Edits | None] | Failure:
+        """The edit histories of ``comments`` (SPEC 6.1, "Who last touched it"), by comment id:
+        one GraphQL request per 100; the :class:`Failure` of the first that fails. Never
+        raises."""
+        found: dict[int, Edits | None] = {}
+        for start in range(0, len(comments), MAX_NODES):
+            batch = comments[start : start + MAX_NODES]
+            got = self._edits(batch)
+            if isinstance(got, Failure):
+                return got
+            found.update(got)
+        return found
+
+    def _edits(self, batch: Sequence[FetchedComment]) -> dict[int, Edits | None] | Failure:
+        session = self.session
+        api_url = session.settings.api_url
+        url = graphql_url(api_url)
+        ids = [comment.node_id or "" for comment in batch]
+        body = json.dumps({"query": EDITS_QUERY, "variables": {"ids": ids}}).encode()
+        named = ", ".join(str(comment.id) for comment in batch)
+        what = f"the edit history of comment {named} in {self.repository}"
+
+        def ask(wire: Wire) -> dict[str, Edits | None] | Failure:
+            try:
+                answer = session.send(wire, url, body)
+            except WireError as exc:
+                status = exc.failure.status or 0
+                if exc.failure.kind == "http" and (status == 404 or 300 <= status <= 399):
+                    return Failure(
+                        Status.ERROR,
+                        f"{what}: the GraphQL endpoint {cut(url)} (from api-url {cut(api_url)}) "
+                        f"answered HTTP {status}: check api-url",
+                    )
+                raise
+            held = read_edits(answer.body, answer.fields.get("content-type", ""), ids)
+            if isinstance(held, Unusable):
+                raise unusable(held.detail, answer.fields)
+            return _graphql_failure(held, answer, what) if isinstance(held, GraphQLErrors) else held
+
+        got = session.request(what, ask)
+        if isinstance(got, Failure):
+            return got
+        return {comment.id: got[comment.node_id or ""] for comment in batch}
+
     def pages(
         self,
         path: str,
@@ -197,6 +252,22 @@ class CommentFetcher:
                 return
             items, url, redirected = got
             yield items
+
+
+def _graphql_failure(errors: GraphQLErrors, answer: Answer, what: str) -> Failure:
+    """What a GraphQL answer's ``errors`` mean (SPEC 6.1): a rate limit is a
+    :class:`WireError` (waited out as any other); the failure of the others."""
+    message = cut(" ".join("; ".join(errors.messages).split()))
+    pairs = zip(errors.types, errors.messages, strict=True)
+    if any(kind == "RATE_LIMITED" or "rate limit" in text.lower() for kind, text in pairs):
+        failure = RequestFailure("http", answer.status, answer.fields, f"rate limit: {message}")
+        raise WireError(failure)
+    if {"FORBIDDEN", "INSUFFICIENT_SCOPES"} & set(errors.types):
+        return Failure(
+            Status.GH_AUTH_EXPIRED,
+            f"{what}: the token cannot read comment edit history ({message})",
+        )
+    return Failure(Status.ERROR, f"{what}: the GitHub API answered: {message}")
 
 
 def _page_key(url: str) -> str:

@@ -237,7 +237,7 @@ def _decide(failure: RequestFailure, context: RetryContext) -> RetryAfter | Fail
             Status.GH_AUTH_EXPIRED,
             f"{what}: the token is invalid or expired (HTTP 401{detail})",
         )
-    if status in (403, 429) and _is_rate_limited(failure, headers):
+    if status in (200, 403, 429) and _is_rate_limited(failure, headers):  # 200: GraphQL
         seconds, clears_at = _rate_limit_wait(headers, now)
         within_budget = rate_limit_waited + seconds <= max_wait
         if within_budget and rate_limit_retries < MAX_RATE_LIMIT_RETRIES:

@@ -162,13 +162,14 @@ class ApiSession:
         return f"{self.settings.api_url.rstrip('/')}/repos/{self.settings.repository}/{path}"
 
     def send(self, wire: Wire, url: str, body: bytes | None = None) -> Answer:
-        """One GET (a POST with ``body``) of ``url`` at the API's origin through the wire;
-        an error status is a :class:`WireError`."""
+        """One GET of ``url`` at the API's origin through the wire, or a POST of ``body``
+        (GraphQL: never redirected); an error status is a :class:`WireError`."""
         _, path = Origin.of(url)
-        headers = self._headers
-        if body is not None:
-            headers = {**headers, "Content-Type": "application/json"}
-        answer = wire.exchange("POST" if body else "GET", normalised(path), headers, body)
+        if body is None:
+            answer = wire.exchange("GET", normalised(path), self._headers)
+        else:
+            headers = {**self._headers, "Content-Type": "application/json"}
+            answer = wire.exchange("POST", path, headers, body, follow=False)
         if not 200 <= answer.status <= 299:
             failure = RequestFailure("http", answer.status, answer.fields, api_message(answer.body))
             raise WireError(failure)
@@ -184,7 +185,7 @@ class ApiSession:
                 return attempt_once()
             except WireError as exc:
                 failure = exc.failure
-            if failure.kind != "http" or failure.status not in (403, 429):
+            if failure.kind != "http" or failure.status not in (200, 403, 429):
                 attempt += 1
             with self._lock:
                 waited = self._rate_limit_waited

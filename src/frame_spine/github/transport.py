@@ -180,10 +180,17 @@ class Wire:
         self._session.mount("https://", adapter)
 
     def exchange(
-        self, method: str, path: str, headers: Mapping[str, str], body: bytes | None = None
+        self,
+        method: str,
+        path: str,
+        headers: Mapping[str, str],
+        body: bytes | None = None,
+        *,
+        follow: bool = True,
     ) -> Answer:
         """Send a request for ``path`` (path and query) at the origin; follow redirects within
-        it; return the final answer. Every hop is counted and reported.
+        it (unless not ``follow``: the redirect is the answer); return the final answer.
+        Every hop is counted and reported.
 
         Raises:
             WireError: a timeout, a connection failure, an answer larger than
@@ -197,7 +204,7 @@ class Wire:
         try:
             while True:
                 status, fields, answer = self._hop(Exchange(method, url, headers, body), deadline)
-                if status in REDIRECT_STATUSES and "location" in fields:
+                if status in REDIRECT_STATUSES and "location" in fields and follow:
                     url = self._follow(url, fields, chain)
                     continue
                 if status == 202:

@@ -180,3 +180,12 @@ def normalised(path: str) -> str:
     bare, _, query = path.partition("?")
     pairs = sorted((key, value) for key, values in parse_qs(query).items() for value in values)
     return f"{bare}?{urlencode(pairs)}" if pairs else bare
+
+
+def graphql_url(api_url: str) -> str:
+    """The GraphQL endpoint of ``api-url`` (SPEC 6.1): ``/api/v3`` becomes ``/api/graphql``,
+    anything else gets ``/graphql``."""
+    root = api_url.rstrip("/")
+    if root.endswith("/api/v3"):
+        return root.removesuffix("/api/v3") + "/api/graphql"
+    return root + "/graphql"

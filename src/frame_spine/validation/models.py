@@ -136,7 +136,8 @@ class ValidationResult(BaseModel):
         message: why, for a fetch failure (``None`` otherwise).
         author, author_association: the login (``ghost`` for a deleted account) and the
             ``author_association`` of a plan comment given by id whose author is not trusted
-            (``plan-identity-mismatch``, SPEC 6.1); ``None`` otherwise.
+            (``plan-identity-mismatch``, SPEC 6.1); ``None`` otherwise. editor: likewise, the
+            newest editor not trusted.
         dispatch: the dispatch matrix (SPEC 14) once the plan was validated (empty lists
             when it is invalid); ``None`` when validation could not run.
     """
@@ -150,6 +151,7 @@ class ValidationResult(BaseModel):
     message: str | None = None
     author: str | None = None
     author_association: str | None = None
+    editor: str | None = None
     dispatch: Dispatch | None = None
 
     @property

@@ -14,7 +14,7 @@ from frame_spine.core.plan import scan_bodies
 from frame_spine.core.trust import DEFAULT_POLICY
 from frame_spine.github.payloads import FetchedComment
 from frame_spine.modes.audit.models import AuditState
-from frame_spine.modes.audit.rules import Listing, classify
+from frame_spine.modes.audit.rules import Kept, Listing, classify
 from frame_spine.validation.rules import validate_scanned
 from tests.builders import slice_block
 from tests.conftest import clean_env, run_cli
@@ -306,7 +306,8 @@ def test_a_kept_body_is_utf8_and_comes_back_whole(body: str, kept: bytes) -> Non
     listed = comment(7, body, 5)
     listing.add([listed])
     assert (listing.listed[7].body, listing.listed[7].comment.body) == (kept, "")
-    assert listing.take(7) == (listed, None)
+    taken = listing.take(7)
+    assert taken is not None and taken[0].whole() == listed
 
 
 def test_two_plans_pointing_at_one_listed_sibling_fetch_nothing(fake_github: FakeGitHub) -> None:
@@ -469,7 +470,7 @@ def test_a_plan_listed_twice_in_two_versions_counts_once() -> None:
         for page in pages:
             listing.add(page)
         assert listing.plan_like() == {5: [replace(edited, body="")]}
-        assert listing.take(2) == (edited, None)  # the newer version, whichever page
+        assert listing.take(2) == (Kept.of(edited), None)  # the newer version, whichever page
 
 
 def test_a_sibling_listed_twice_keeps_its_newest_version() -> None:
@@ -478,7 +479,7 @@ def test_a_sibling_listed_twice_keeps_its_newest_version() -> None:
     stamped = comment(3, sibling(5, STAMP), 5, "2026-05-02T00:00:00Z")
     listing.add([stamped])
     listing.add([unstamped])
-    assert listing.take(3) == (stamped, None)
+    assert listing.take(3) == (Kept.of(stamped), None)
 
 
 def test_a_listing_that_shifts_between_pages_is_de_duplicated(fake_github: FakeGitHub) -> None:

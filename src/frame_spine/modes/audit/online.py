@@ -14,9 +14,8 @@ from ...core.blocks import scan_comment
 from ...core.status import Failure, Status
 from ...github.authors import AuthorCheck, Untrusted, walk
 from ...github.client import CommentFetcher
-from ...github.payloads import FetchedComment
 from .models import AuditedPlan, AuditReport, AuditState, AuditTarget
-from .rules import Chosen, Listing, audit_plan, pointer_of, report_of, unusable_plan
+from .rules import Chosen, Kept, Listing, audit_plan, pointer_of, report_of, unusable_plan
 
 
 def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
@@ -88,7 +87,7 @@ def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
     return report_of(repository, fetcher.requests_made, rows, passed, hidden)
 
 
-_Found = tuple[FetchedComment, FetchedComment | None, str | None]
+_Found = tuple[Kept, Kept | None, str | None]
 
 
 def _chosen(
@@ -97,21 +96,28 @@ def _chosen(
     """The chosen plan with its body (kept, else fetched by id), its sibling (kept, else
     fetched by id) and why the sibling is left out; an ``undetermined`` row when judging the
     sibling's author failed; or the failure of a fetch."""
-    kept = listing.take(plan_id)
-    plan = kept[0] if kept is not None else fetcher.fetch(plan_id, "plan")
-    if isinstance(plan, Failure):
-        return plan
-    pointer = kept[1] if kept is not None else pointer_of(scan_comment(plan.body))
+    taken = listing.take(plan_id)
+    if taken is not None:
+        plan, pointer = taken
+    else:
+        fetched = fetcher.fetch(plan_id, "plan")
+        if isinstance(fetched, Failure):
+            return fetched
+        plan, pointer = Kept.of(fetched), pointer_of(scan_comment(fetched.body))
     if pointer is None:
         return plan, None, None
-    kept = listing.take(pointer)
-    sibling = kept[0] if kept is not None else fetcher.fetch_if_exists(pointer, "sibling")
-    if sibling is None or isinstance(sibling, Failure):
-        return sibling if isinstance(sibling, Failure) else (plan, None, None)
-    refused = sibling.hidden_problem
+    taken = listing.take(pointer)
+    if taken is not None:
+        sibling = taken[0]
+    else:
+        found = fetcher.fetch_if_exists(pointer, "sibling")
+        if found is None or isinstance(found, Failure):
+            return found if isinstance(found, Failure) else (plan, None, None)
+        sibling = Kept.of(found)
+    refused = sibling.comment.hidden_problem
     if refused is None:
-        untrusted = check.untrusted(sibling)
+        untrusted = check.untrusted(sibling.comment)
         if isinstance(untrusted, Failure):
-            return unusable_plan(issue, plan, AuditState.UNDETERMINED, untrusted.message)
+            return unusable_plan(issue, plan.comment, AuditState.UNDETERMINED, untrusted.message)
         refused = untrusted.message if isinstance(untrusted, Untrusted) else None
     return plan, sibling, refused

@@ -132,16 +132,34 @@ class Listing:
             for issue, comments in sorted(by_issue.items())
         }
 
-    def take(self, comment_id: int) -> tuple[FetchedComment, int | None] | None:
-        """Comment ``comment_id`` with its kept body (and its pointer, for a plan); a plan's
-        body is read once, then no longer kept; ``None`` when the body was not kept."""
+    def take(self, comment_id: int) -> tuple[Kept, int | None] | None:
+        """Comment ``comment_id`` as kept (and its pointer, for a plan); a plan is taken
+        once, then no longer kept; ``None`` when its body was not kept."""
         listed = self.listed.get(comment_id)
         if listed is None or listed.body is None:
             return None
-        body = listed.body
+        kept = Kept(listed.comment, listed.body)
         if not listed.sibling:  # a sibling stays: another plan may point at it
             listed.body = None
-        return replace(listed.comment, body=body.decode("utf-8", "surrogatepass")), listed.pointer
+        return kept, listed.pointer
+
+
+@dataclass(frozen=True, slots=True)
+class Kept:
+    """A comment as the audit holds it until it is classified: the comment with an empty
+    ``body``, and its body as UTF-8 (``surrogatepass``: any ``str`` comes back whole)."""
+
+    comment: FetchedComment
+    body: bytes
+
+    @classmethod
+    def of(cls, comment: FetchedComment) -> Kept:
+        """Hold ``comment``."""
+        return cls(replace(comment, body=""), comment.body.encode("utf-8", "surrogatepass"))
+
+    def whole(self) -> FetchedComment:
+        """The comment, body and all."""
+        return replace(self.comment, body=self.body.decode("utf-8", "surrogatepass"))
 
 
 @dataclass(frozen=True, slots=True)
@@ -151,8 +169,8 @@ class Chosen:
     counts of the walk, and how many distinct plan comments the issue has."""
 
     issue: int
-    plan: FetchedComment
-    sibling: FetchedComment | None = None
+    plan: Kept
+    sibling: Kept | None = None
     sibling_refused: str | None = None
     passed_over: int = 0
     hidden: int = 0
@@ -190,9 +208,10 @@ def classify(comments: ScannedComments, result: ValidationResult) -> AuditState:
 def audit_plan(chosen: Chosen) -> AuditedPlan:
     """Validate one issue's plan with its sibling (SPEC 10) and classify it (SPEC 11)."""
     extra: list[Finding] = []
-    plan_scan = scan_comment(chosen.plan.body)
+    plan = chosen.plan.comment
+    plan_scan = scan_comment(chosen.plan.whole().body)
     sibling_scan = None
-    sibling = chosen.sibling
+    sibling = chosen.sibling.whole() if chosen.sibling is not None else None
     if sibling is not None:
         sibling_scan = scan_comment(sibling.body)
         problem = sibling.issue_problem("sibling", chosen.issue)
@@ -214,8 +233,8 @@ def audit_plan(chosen: Chosen) -> AuditedPlan:
     spine = found.spine if isinstance(found, CurrentSpine) else None
     return AuditedPlan(
         issue=chosen.issue,
-        plan_comment_id=chosen.plan.id,
-        plan_url=chosen.plan.html_url,
+        plan_comment_id=plan.id,
+        plan_url=plan.html_url,
         sibling_comment_id=pointer_of(plan_scan),
         state=classify(comments, result),
         generated_at=spine.generated_at if spine is not None else None,

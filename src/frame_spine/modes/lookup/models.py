@@ -44,7 +44,8 @@ class LookupResult(BaseModel):
         message: why, for every status but ``ok``.
         author, author_association: the login (``ghost`` for a deleted account) and the
             ``author_association`` of a comment whose author is not trusted (SPEC 6.1:
-            ``plan-identity-mismatch``, ``sibling-identity-mismatch``).
+            ``plan-identity-mismatch``, ``sibling-identity-mismatch``); editor: likewise,
+            the newest editor not trusted.
 
     Render with :func:`frame_spine.modes.lookup.render.result_json` (SPEC 5's key order)
     or :func:`frame_spine.modes.lookup.render.result_text`.
@@ -66,6 +67,7 @@ class LookupResult(BaseModel):
     message: str | None = None
     author: str | None = None
     author_association: str | None = None
+    editor: str | None = None
 
     @property
     def exit_code(self) -> int:

@@ -14,12 +14,12 @@ from ...core.blocks import scan_comment
 from ...core.identity import pointer_problem
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
 from ...core.status import Failure, Status
-from ...github.authors import AuthorCheck, Untrusted
+from ...github.authors import AuthorCheck, Untrusted, untrusted_edits
 from ...github.client import CommentFetcher
 from ...github.payloads import FetchedComment
 from ...inputs import AUTO
 from .models import LookupRequest, LookupResult, OnlineTarget
-from .rules import lookup_scanned
+from .rules import identity_problem, lookup_scanned
 
 
 @dataclass(frozen=True, slots=True)
@@ -50,19 +50,9 @@ def _sibling_mismatch(
     return LookupResult(
         status=Status.SIBLING_IDENTITY_MISMATCH,
         message=message,
-        **_author_keys(untrusted),
+        **(untrusted.keys() if untrusted is not None else {}),
         **known,
     )
-
-
-def _author_keys(untrusted: Untrusted | None) -> dict[str, str | None]:
-    """The result's ``author`` and ``author_association`` of an untrusted comment."""
-    if untrusted is None:
-        return {}
-    return {
-        "author": untrusted.login,
-        "author_association": untrusted.comment.author_association,
-    }
 
 
 def lookup_online(
@@ -114,7 +104,7 @@ def lookup_online(
         refused = LookupResult(
             status=Status.PLAN_IDENTITY_MISMATCH,
             message=untrusted.message,
-            **_author_keys(untrusted),
+            **untrusted.keys(),
         )
         return OnlineLookup(refused, plan, sibling)
 
@@ -145,5 +135,29 @@ def lookup_online(
         return OnlineLookup(_sibling_mismatch(problem, spine), plan, sibling)
 
     comments = ScannedComments(plan_scan, None if sibling is None else scan_comment(sibling.body))
+    stopped = identity_problem(request, comments) or _edits_problem(authors, plan, sibling, spine)
+    if stopped is not None:
+        return OnlineLookup(stopped, plan, sibling)
     known = spine if isinstance(spine, CurrentSpine) else None
     return OnlineLookup(lookup_scanned(request, comments, plan_spine=known), plan, sibling)
+
+
+def _edits_problem(
+    authors: AuthorCheck,
+    plan: FetchedComment,
+    sibling: FetchedComment | None,
+    spine: CurrentSpine | Failure,
+) -> LookupResult | None:
+    """Whether someone no term trusts edited the plan or the sibling (SPEC 6.1)."""
+    edits = untrusted_edits(authors, (plan, sibling))
+    if isinstance(edits, Failure):
+        return LookupResult.of_failure(edits)
+    if plan.id in edits:
+        found = edits[plan.id]
+        return LookupResult(
+            status=Status.PLAN_IDENTITY_MISMATCH, message=found.message, editor=found.editor
+        )
+    if sibling is not None and sibling.id in edits:
+        found = edits[sibling.id]
+        return _sibling_mismatch(found.message, spine).model_copy(update={"editor": found.editor})
+    return None

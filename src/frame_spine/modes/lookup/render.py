@@ -52,6 +52,7 @@ _MESSAGE_FIRST = (
     "message",
     "author",
     "author_association",
+    "editor",
     "spine_digest",
     "generated_at_elided",
     "current_generated_at",

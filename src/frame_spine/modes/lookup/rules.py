@@ -22,7 +22,7 @@ from .models import SIBLING_WITHOUT_ISSUE, LookupRequest, LookupResult
 _STEP_LIST_LIMIT = 20
 
 
-def _identity(request: LookupRequest, comments: ScannedComments) -> LookupResult | None:
+def identity_problem(request: LookupRequest, comments: ScannedComments) -> LookupResult | None:
     """SPEC 6 steps 3-4 on the bodies: the sibling's and the plan's marker lines."""
     number = request.issue_number
     plan_label = comments.label("plan")
@@ -185,7 +185,7 @@ def lookup_scanned(
     Returns:
         The :class:`LookupResult`; the first check that hits wins. Never raises.
     """
-    identity = _identity(request, comments)
+    identity = identity_problem(request, comments)
     if identity is not None:
         return identity
     sibling = comments.sibling

@@ -107,6 +107,7 @@ class RenderResult(BaseModel):
     hidden_plan_comments: int | None = None
     author: str | None = None
     author_association: str | None = None
+    editor: str | None = None
 
     @property
     def exit_code(self) -> int:

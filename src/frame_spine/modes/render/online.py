@@ -56,16 +56,7 @@ def render_online(
         failed = RenderResult.of_failure(
             fetched.failure, issue=target.issue_number, plan_comment_id=target.plan_comment_id
         )
-        untrusted = fetched.untrusted
-        failed = failed.model_copy(
-            update={
-                **_walk_counts(fetched.walked),
-                "author": untrusted.login if untrusted is not None else None,
-                "author_association": (
-                    untrusted.comment.author_association if untrusted is not None else None
-                ),
-            }
-        )
+        failed = failed.model_copy(update={**_walk_counts(fetched.walked), **fetched.keys()})
         return OnlineRendering(failed, fetched.plan)
     findings = validate_fetched(fetched)
     result = render_scanned(

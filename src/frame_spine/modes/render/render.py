@@ -39,7 +39,13 @@ _ICONS = {Status.OK: "✅", Status.MISSING_SPINE: "\u2139\ufe0f"}  # information
 
 
 #: Keys after SPEC 13's that are only present when they apply (SPEC 6.1).
-_WHEN_SET = ("untrusted_plan_comments", "hidden_plan_comments", "author", "author_association")
+_WHEN_SET = (
+    "untrusted_plan_comments",
+    "hidden_plan_comments",
+    "author",
+    "author_association",
+    "editor",
+)
 
 
 def render_dict(result: RenderResult) -> dict[str, Any]:

@@ -48,14 +48,7 @@ def validate_online(target: ValidateTarget, fetcher: CommentFetcher) -> OnlineVa
                 fetched.walked, target.issue_number, target.trusted_authors.shown
             )
             return OnlineValidation(result_of(findings))
-        result = ValidationResult.of_failure(fetched.failure)
-        if fetched.untrusted is not None:
-            result = result.model_copy(
-                update={
-                    "author": fetched.untrusted.login,
-                    "author_association": fetched.untrusted.comment.author_association,
-                }
-            )
+        result = ValidationResult.of_failure(fetched.failure).model_copy(update=fetched.keys())
         return OnlineValidation(result, fetched.plan)
     result = validate_fetched(fetched)
     sibling = fetched.sibling or fetched.withheld
