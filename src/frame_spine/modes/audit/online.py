@@ -8,11 +8,12 @@ of the walks).
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Any
 
 from ...core.blocks import scan_comment
 from ...core.status import Failure, Status
-from ...github.authors import AuthorCheck, Untrusted, walk
+from ...github.authors import AuthorCheck, Untrusted, UntrustedEdit, edited, untrusted_edit, walk
 from ...github.client import CommentFetcher
 from .models import AuditedPlan, AuditReport, AuditState, AuditTarget
 from .rules import Chosen, Kept, Listing, audit_plan, pointer_of, report_of, unusable_plan
@@ -22,11 +23,32 @@ def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
     """Audit every plan of ``target.repository`` (SPEC 11, 6.1).
 
     Returns:
-        The :class:`AuditReport`; a listing or a fetch of a plan or sibling by id that fails
-        (other than a sibling that is not found: ``sibling-missing``) makes the whole report
-        that SPEC 6 status; a permission request that fails, or one too many, makes that
-        issue ``undetermined``. Never raises.
+        The :class:`AuditReport`; a listing, a fetch of a plan or sibling by id or an edit
+        history that fails (other than a sibling that is not found: ``sibling-missing``)
+        makes the whole report that SPEC 6 status; a permission request that fails, or one
+        too many, makes that issue ``undetermined``. Never raises.
     """
+    repository = target.repository
+    listing = _listed(target, fetcher)
+    if isinstance(listing, Failure):
+        return AuditReport.of_failure(listing, repository, fetcher.requests_made)
+    authors = AuthorCheck(target.trusted_authors, fetcher)
+    walked = _walked(listing, authors, fetcher)
+    if isinstance(walked, Failure):
+        return AuditReport.of_failure(walked, repository, fetcher.requests_made)
+    rows, chosen, checks, passed, hidden = walked
+    judged = _judge_edits(chosen, checks, None if target.trusted_authors.trust_all else fetcher)
+    if isinstance(judged, Failure):
+        return AuditReport.of_failure(judged, repository, fetcher.requests_made)
+    chosen = judged[0][::-1]
+    rows += judged[1]
+    while chosen:  # one plan read at a time, each let go as its row is made
+        rows.append(audit_plan(chosen.pop()))
+    return report_of(repository, fetcher.requests_made, rows, passed, hidden)
+
+
+def _listed(target: AuditTarget, fetcher: CommentFetcher) -> Listing | Failure:
+    """The repository's comment listing (with the issue listing first, for a state)."""
     repository = target.repository
     issues: set[int] | None = None
     if target.issue_state != "all":
@@ -35,20 +57,29 @@ def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
             target.issue_state, f"the {target.issue_state} issues of {repository}"
         ):
             if isinstance(numbers, Failure):
-                return AuditReport.of_failure(numbers, repository, fetcher.requests_made)
+                return numbers
             issues.update(numbers)
     listing = Listing(target.trusted_authors, issues)
     parameters: dict[str, Any] = {"since": target.since} if target.since else {}
     for page in fetcher.pages("issues/comments", f"the issue comments of {repository}", parameters):
         if isinstance(page, Failure):
-            return AuditReport.of_failure(page, repository, fetcher.requests_made)
+            return page
         listing.add(page)
-    authors = AuthorCheck(target.trusted_authors, fetcher)
+    return listing
+
+
+_Walked = tuple[list[AuditedPlan], list[Chosen], dict[int, AuthorCheck], int, int]
+
+
+def _walked(listing: Listing, authors: AuthorCheck, fetcher: CommentFetcher) -> _Walked | Failure:
+    """Each issue walked (SPEC 6.1): the rows of issues whose plan cannot be used, the plans
+    to classify, each issue's check, and the plan-like comments passed over in all."""
     rows: list[AuditedPlan] = []
     chosen: list[Chosen] = []
+    checks: dict[int, AuthorCheck] = {}
     passed = hidden = 0
     for issue, plan_like in listing.plan_like().items():
-        check = authors.for_issue(issue)
+        check = checks[issue] = authors.for_issue(issue)
         walked = walk(plan_like, check)
         passed += len(walked.passed_over)
         hidden += len(walked.hidden)
@@ -57,34 +88,65 @@ def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
             "hidden_plan_comments": len(walked.hidden),
         }
         if walked.stopped is not None and walked.at is not None:
-            state = (
-                AuditState.HIDDEN
-                if walked.stopped.status is Status.PLAN_IDENTITY_MISMATCH
-                else AuditState.UNDETERMINED
-            )
+            hid = walked.stopped.status is Status.PLAN_IDENTITY_MISMATCH
+            state = AuditState.HIDDEN if hid else AuditState.UNDETERMINED
             rows.append(unusable_plan(issue, walked.at, state, walked.stopped.message, **counts))
-        elif walked.plan is not None:
-            found = _chosen(issue, walked.plan.id, listing, fetcher, check)
-            if isinstance(found, Failure):
-                return AuditReport.of_failure(found, repository, fetcher.requests_made)
-            if isinstance(found, AuditedPlan):
-                rows.append(found)
-            else:
-                chosen.append(
-                    Chosen(
-                        issue,
-                        found[0],
-                        found[1],
-                        found[2],
-                        len(walked.passed_over),
-                        len(walked.hidden),
-                        1 + len(walked.older),
-                    )
-                )
-    chosen.reverse()
-    while chosen:  # one plan read at a time, each let go as its row is made
-        rows.append(audit_plan(chosen.pop()))
-    return report_of(repository, fetcher.requests_made, rows, passed, hidden)
+            continue
+        if walked.plan is None:
+            continue
+        found = _chosen(issue, walked.plan.id, listing, fetcher, check)
+        if isinstance(found, Failure):
+            return found
+        if isinstance(found, AuditedPlan):
+            rows.append(found)
+            continue
+        older = 1 + len(walked.older)
+        chosen.append(
+            Chosen(issue, *found, counts["untrusted_plan_comments"], len(walked.hidden), older)
+        )
+    return rows, chosen, checks, passed, hidden
+
+
+def _judge_edits(
+    chosen: list[Chosen], checks: dict[int, AuthorCheck], fetcher: CommentFetcher | None
+) -> tuple[list[Chosen], list[AuditedPlan]] | Failure:
+    """The plans and siblings someone not trusted edited (SPEC 6.1): ``ceil(n / 100)``
+    GraphQL requests for the n edited ones (none without a ``fetcher``: ``any``); such a
+    plan's row is ``untrusted-edit``, such a sibling is left out; a permission request that
+    fails makes the issue ``undetermined``."""
+    touched = {
+        kept.comment.id: kept.comment
+        for plan in chosen
+        for kept in (plan.plan, plan.sibling)
+        if kept is not None and edited(kept.comment)
+    }
+    if not touched or fetcher is None:
+        return chosen, []
+    histories = fetcher.edits(list(touched.values()))
+    if isinstance(histories, Failure):
+        return histories
+    kept: list[Chosen] = []
+    rows: list[AuditedPlan] = []
+    for plan in chosen:
+        check, comment = checks[plan.issue], plan.plan.comment
+        found = (
+            untrusted_edit(check, comment, histories[comment.id])
+            if comment.id in histories
+            else None
+        )
+        sibling = plan.sibling.comment if plan.sibling is not None else None
+        if found is None and sibling is not None and sibling.id in histories:
+            edit = untrusted_edit(check, sibling, histories[sibling.id])
+            if isinstance(edit, UntrustedEdit):
+                plan = replace(plan, sibling_refused=plan.sibling_refused or edit.message)
+            found = edit if isinstance(edit, Failure) else None
+        if found is None:
+            kept.append(plan)
+            continue
+        state = AuditState.UNDETERMINED if isinstance(found, Failure) else AuditState.UNTRUSTED_EDIT
+        counts = {"untrusted_plan_comments": plan.passed_over, "hidden_plan_comments": plan.hidden}
+        rows.append(unusable_plan(plan.issue, comment, state, found.message, **counts))
+    return kept, rows
 
 
 _Found = tuple[Kept, Kept | None, str | None]
