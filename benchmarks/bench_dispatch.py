@@ -1,6 +1,6 @@
-"""Benchmark validate's dispatch matrix (SPEC 14): the twelve-step plan, a 5,000-step chain and
-a 10,000-step plan with lanes; with ``--before REV``, the same plans through the code of an
-earlier revision too, in the same run.
+"""Benchmark validate's dispatch matrix (SPEC 14): the twelve-step plan, a 5,000-step chain, a
+10,000-step plan with lanes and every shape of SPEC 14's port lanes (revision 4); with
+``--before REV``, the same plans through the code of an earlier revision too, in the same run.
 
 Run: ``.venv/bin/python benchmarks/bench_dispatch.py [--before REV]`` (from any directory;
 ``REV`` is any git revision of this repository, e.g. ``33d7266^1``, main before port lanes
@@ -22,6 +22,14 @@ The plans:
   with ``depends_on``; every 50th pair of a port's neighbours is swapped (inserted steps,
   non-monotonic), which now and then puts a lane against ``depends_on`` (a
   ``lane-order-conflict`` each).
+- **SPEC 14's shapes** (revision 4), each at 10,000 steps and comment-sized (the most steps
+  whose plan comment, marker and spine, fits in GitHub's 65,536 characters; the slice blocks
+  follow in the same body, as a sibling would hold them): a **chain** (as above);
+  **reversed lanes** (the chain's ``depends_on``, one port listing the steps backwards: every
+  lane edge dropped); **opposite chains** (no ``depends_on``; each hand-off from step n to
+  step n+1 listed twice, by two ports of two tokens in opposite orders, the backward one
+  sorted first); and 20 seeded **random** spines (each step depends on one or two of the 30
+  steps before it; the shuffled steps cut into ports of two to five tokens).
 
 Printed, per plan and per code (``after``: this checkout; ``before``: ``REV``): the median
 in-process time of one validation (scan, rules, matrix: :func:`validate_scanned` and
@@ -29,13 +37,16 @@ in-process time of one validation (scan, rules, matrix: :func:`validate_scanned`
 the twelve-step plan's walk and waves; the median CLI wall time of ``frame-spine validate``
 against ``frame-spine lookup`` of one step of the twelve-step plan (interleaved, so machine
 noise hits both alike), and the median wall and CPU time of ``validate`` of the 10,000-step
-plan with lanes.
+plan with lanes; for each of SPEC 14's shapes, ``frame-spine validate --plan-body``'s best wall
+time of 3 runs and that run's CPU time (the 20 random spines of a size in one line: the
+slowest, and the medians).
 
 Targets (exit 1 when one is missed): the twelve-step walk and waves below; ``validate`` of the
 twelve-step plan within 1.5x of the lookup; ``frame-spine validate`` of the 10,000-step plan
 with lanes under 1 s of CPU time (user and system, process start included: on a machine shared
 with other work the wall time also counts the waiting; both are printed); chain 10,000 within
-3x of chain 5,000 (linear is 2x, quadratic 4x).
+3x of chain 5,000 (linear is 2x, quadratic 4x); SPEC 14's: each shape valid, at 10,000 steps
+within 1 s and comment-sized within 0.5 s (best wall time of 3).
 """
 
 from __future__ import annotations
@@ -51,6 +62,8 @@ import sys
 import tarfile
 import tempfile
 import time
+from collections.abc import Callable
+from functools import partial
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,6 +80,13 @@ STAMP = "2026-08-02T10:00:00Z"
 RATIO_LIMIT = 1.5
 CPU_LIMIT = 1.0  # seconds: frame-spine validate of the 10,000-step plan with lanes
 GROWTH_LIMIT = 3.0  # chain 10,000 / chain 5,000
+# SPEC 14 (revision 4): frame-spine validate --plan-body, best of SHAPE_RUNS wall times.
+SHAPE_STEPS = 10_000
+SHAPE_LIMIT = 1.0  # seconds, each shape at SHAPE_STEPS steps
+COMMENT_LIMIT = 65_536  # characters: GitHub's cap on a comment
+COMMENT_SHAPE_LIMIT = 0.5  # seconds, each shape comment-sized
+SHAPE_RUNS = 3
+RANDOM_SEEDS = range(1, 21)
 
 # (step, depends_on, port)
 STEPS = [
@@ -178,8 +198,12 @@ def twelve_step_bodies() -> tuple[str, str]:
 
 def generated_plan(depends: list[list[int]], lanes: dict[str, list[int]]) -> str:
     """One body (plan and slices together) of steps s1..sN: ``depends[i]`` are step i+1's
-    ``depends_on`` (1-based step numbers), ``lanes`` each port's steps in list order."""
-    port_of = {step: port for port, steps in lanes.items() for step in steps}
+    ``depends_on`` (1-based step numbers), ``lanes`` each port's steps in list order; each
+    slice provides the ports that list its step."""
+    ports_of: dict[int, list[str]] = {}
+    for port, steps in lanes.items():
+        for step in dict.fromkeys(steps):
+            ports_of.setdefault(step, []).append(port)
     lines = [
         f"<!-- plan-issue-{ISSUE} -->",
         "",
@@ -196,7 +220,8 @@ def generated_plan(depends: list[list[int]], lanes: dict[str, list[int]]) -> str
         lines += [f"    depends_on: [{', '.join(f's{n}' for n in items)}]", "    cycle: 1"]
     lines.append("-->")
     for number in range(1, len(depends) + 1):
-        lines += ["<!-- frame-slice", f"step_id: s{number}", f"provides: [{port_of[number]}]"]
+        provided = ", ".join(ports_of[number])
+        lines += ["<!-- frame-slice", f"step_id: s{number}", f"provides: [{provided}]"]
         lines += [f"requirement-contract: do s{number}", "-->"]
     return "\n".join(lines) + "\n"
 
@@ -221,6 +246,124 @@ def lanes_plan(count: int = 10_000, ports: int = 20) -> str:
         for index in range(0, len(steps) - 1, 50):
             steps[index], steps[index + 1] = steps[index + 1], steps[index]
     return generated_plan(depends, lanes)
+
+
+def reversed_plan(count: int) -> str:
+    """Reversed lanes: each step depends on the one before; one port lists them backwards."""
+    depends = [[number - 1] if number > 1 else [] for number in range(1, count + 1)]
+    return generated_plan(depends, {"implement-code": list(range(count, 0, -1))})
+
+
+def opposite_plan(count: int) -> str:
+    """Two opposite chains: no ``depends_on``; every hand-off (step n to step n+1) listed twice,
+    by two ports of two tokens in opposite orders (the port sorted first lists it backwards)."""
+    width = len(str(count))
+    lanes: dict[str, list[int]] = {}
+    for number in range(1, count):
+        lanes[f"h{number:0{width}}a"] = [number + 1, number]
+        lanes[f"h{number:0{width}}b"] = [number, number + 1]
+    return generated_plan([[] for _ in range(count)], lanes)
+
+
+def random_plan(count: int, seed: int) -> str:
+    """A seeded random spine: each step depends on one or two of the 30 steps before it; the
+    steps, shuffled, are cut into ports of two to five tokens (so each port lists steps from
+    anywhere in the spine, in random order)."""
+    rng = random.Random(seed)
+    depends = [
+        sorted(rng.sample(range(max(1, number - 30), number), min(number - 1, rng.randint(1, 2))))
+        for number in range(1, count + 1)
+    ]
+    steps = list(range(1, count + 1))
+    rng.shuffle(steps)
+    lanes: dict[str, list[int]] = {}
+    while steps:
+        size = rng.randint(2, 5)
+        size += len(steps) - size == 1  # never a port of one token at the end
+        lanes[f"port-{len(lanes):04}"] = steps[:size]
+        del steps[:size]
+    return generated_plan(depends, lanes)
+
+
+def comment_sized(plan: Callable[[int], str]) -> str:
+    """``plan`` of the most steps whose plan comment (its marker and spine, the body up to the
+    spine's end; the slice blocks after it would be the sibling comment) fits in one GitHub
+    comment (:data:`COMMENT_LIMIT` characters)."""
+    low, high = 2, SHAPE_STEPS  # plan(low) fits, plan(high) does not
+
+    def fits(count: int) -> bool:
+        body = plan(count)
+        return body.index("\n-->\n") + len("\n-->") <= COMMENT_LIMIT
+
+    while high - low > 1:
+        middle = (low + high) // 2
+        low, high = (middle, high) if fits(middle) else (low, middle)
+    return plan(low)
+
+
+def shape_plans() -> list[tuple[str, str, float]]:
+    """SPEC 14's shapes (revision 4): ``(name, body, limit in seconds)``, each at
+    :data:`SHAPE_STEPS` steps and comment-sized; random spines are named ``random <seed>``."""
+    shapes: list[tuple[str, Callable[[int], str]]] = [
+        ("chain", chain_plan),
+        ("reversed lanes", reversed_plan),
+        ("opposite chains", opposite_plan),
+    ]
+    shapes += [(f"random {seed}", partial(random_plan, seed=seed)) for seed in RANDOM_SEEDS]
+    plans = []
+    for name, plan in shapes:
+        plans.append((f"{name}, {SHAPE_STEPS:,} steps", plan(SHAPE_STEPS), SHAPE_LIMIT))
+        body = comment_sized(plan)
+        steps = body.count("<!-- frame-slice")
+        plans.append((f"{name}, comment-sized ({steps:,} steps)", body, COMMENT_SHAPE_LIMIT))
+    return plans
+
+
+def shape_time(src: Path, plan_file: Path) -> tuple[float, float, str]:
+    """``frame-spine validate --plan-body plan_file`` with the code under ``src``: the best wall
+    time of :data:`SHAPE_RUNS`, the CPU time of that run, and a summary of its result."""
+    args = ["validate", "--plan-body", str(plan_file), "--format", "json"]
+    wall, cpu, stdout = min(cli_time(src, args) for _ in range(SHAPE_RUNS))
+    result = json.loads(stdout)
+    conflicts = sum(finding["code"] == "lane-order-conflict" for finding in result["findings"])
+    return wall, cpu, f"{result['status']}, {conflicts:,} lane-order-conflicts"
+
+
+def check_shapes(codes: dict[str, Path], folder: Path) -> list[str]:
+    """Time every shape of :func:`shape_plans` with each code and print the figures (the 20
+    random spines of a size in one line: the slowest, the median); the missed targets of
+    ``after``."""
+    print(
+        f"SPEC 14 shapes: frame-spine validate --plan-body, best of {SHAPE_RUNS} wall times "
+        f"(CPU of that run); limits {SHAPE_LIMIT} s at {SHAPE_STEPS:,} steps, "
+        f"{COMMENT_SHAPE_LIMIT} s comment-sized"
+    )
+    plans = []
+    for number, (name, body, limit) in enumerate(shape_plans()):
+        plan_file = folder / f"shape-{number}.md"
+        plan_file.write_text(body, "utf-8")
+        plans.append((name, plan_file, limit))
+    failures = []
+    for code, src in codes.items():
+        randoms: dict[str, list[tuple[float, float, str]]] = {}
+        for name, plan_file, limit in plans:
+            wall, cpu, summary = shape_time(src, plan_file)
+            if code == "after" and (wall > limit or not summary.startswith("valid")):
+                failures.append(f"{name}: {wall:.3f} s (limit {limit} s), {summary}")
+            if name.startswith("random"):
+                size = name.split(", ", 1)[1]
+                size = size.split(" (")[0]  # comment-sized spines differ in steps by seed
+                randoms.setdefault(size, []).append((wall, cpu, f"{name}: {summary}"))
+            else:
+                print(f"  {name:38} {code:6} {wall:6.3f} s (CPU {cpu:.3f} s), {summary}")
+        for size, rows in randoms.items():
+            wall, cpu, summary = max(rows)
+            median, median_cpu = (statistics.median(row[n] for row in rows) for n in (0, 1))
+            print(
+                f"  {len(rows)} random spines, {size:17} {code:6} {wall:6.3f} s (CPU {cpu:.3f} s, "
+                f"{summary}), median {median:.3f} s (CPU {median_cpu:.3f} s)"
+            )
+    return failures
 
 
 def extract_src(revision: str, into: Path) -> Path:
@@ -375,6 +518,8 @@ def main() -> int:
                 f"validate of the 10,000-step plan took {statistics.median(cpus):.2f} s of CPU "
                 f"(limit {CPU_LIMIT} s)"
             )
+
+        failures += check_shapes(codes, folder)
     return report_targets(failures)
 
 

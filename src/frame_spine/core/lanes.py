@@ -1,39 +1,21 @@
-"""Port lanes (SPEC 14, revision 3): a port's token list is its execution order.
+"""Port lanes (SPEC 14): which lane edges are kept and which are dropped.
 
-Pure: the spine's steps with their ``depends_on`` and its port lines in, the lane edges kept
-and the ones dropped out (:func:`port_lanes`). The definition: every ``depends_on`` edge is
-kept; then, port by port in sorted port-name order and token by token (later repeats of a
-step removed first), the edge from a token's step to the next token's step is added, unless
-it would close a cycle with the edges kept so far: then it is dropped
-(:class:`LaneConflict`, validate's ``lane-order-conflict`` warning).
-
-How, near-linearly and without recursion (any algorithm with the definition's result would
-do; this one never searches where no cycle can be):
-
-0. When ``depends_on`` plus every lane edge has no cycle (Kahn's algorithm), every edge is
-   kept: the common case, linear (a chain whose lanes agree with its ``depends_on``).
-1. Otherwise, the strongly connected components of the ``depends_on`` graph (iterative
-   Tarjan; skipped when it has no cycle, as in every valid plan). A lane edge inside one
-   closes a cycle at once (its later step already leads back to its earlier one).
-2. The components of ``depends_on`` plus every remaining lane edge, over the first ones. A
-   lane edge between two of these always stays (every cycle of the kept edges lies inside
-   one).
-3. Inside a component of step 2 the edges are tested in order with Pearce-Kelly's dynamic
-   topological order: an edge that agrees with the current order costs nothing; one that
-   does not searches only the steps placed between its two ends. The starting order puts the
-   components in topological order and, inside each, the steps in an order of
-   ``depends_on`` that follows a depth-first walk of all the edges (started from the steps in
-   lane order), so that most lane edges agree with it from the start. Its worst case (lanes
-   in random orders against a dense ``depends_on``) is quadratic; plans as authors write
-   them stay near the linear case.
+Pure: the spine's steps with their ``depends_on`` and its port lines in, :class:`Lanes` out
+(:func:`port_lanes`). How, without recursion: the strongly connected components of
+``depends_on`` (Kosaraju) are the nodes of a DAG whose topological order :class:`_Order` keeps
+as lane edges are added. An edge that agrees with the order costs nothing; one that does not
+searches from both ends at once, only among the nodes placed between them, and stops when
+either side runs out: then that side alone moves past the other end (positions are floats,
+renumbered when a gap wears out). The cost of an edge is about the smaller side, so a lane
+that runs against the starting order (two opposite chains) stays linear.
 """
 
 from __future__ import annotations
 
-import heapq
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from itertools import pairwise
+from math import inf
 
 from .spine_model import PortRoute, SpineSlice
 
@@ -45,8 +27,7 @@ class LaneConflict:
     Attributes:
         port: the port whose token list orders the two steps.
         earlier: the step the port lists first. later: the step it lists next (repeats
-            removed), which already comes before ``earlier`` (by ``depends_on``, or by the
-            lane of a port sorted before ``port``).
+            removed), which already comes before ``earlier``.
         line: the 1-based comment line of the port.
     """
 
@@ -70,155 +51,6 @@ class Lanes:
     conflicts: tuple[LaneConflict, ...]
 
 
-@dataclass(frozen=True, slots=True)
-class _LaneEdge:
-    port: PortRoute
-    earlier: int
-    later: int
-
-
-def _lane_edges(ports: Sequence[PortRoute], index: Mapping[str, int]) -> list[_LaneEdge]:
-    """Every candidate lane edge, in the order SPEC 14 adds them: ports sorted by name (code
-    point), then token by token, each port's later repeats of a step removed first. Steps
-    not in ``index`` are skipped."""
-    edges: list[_LaneEdge] = []
-    for route in sorted(ports, key=lambda route: route.name):
-        named = dict.fromkeys(token.step for token in route.tokens if token.step in index)
-        edges.extend(_LaneEdge(route, index[a], index[b]) for a, b in pairwise(named))
-    return edges
-
-
-def _components(
-    count: int, successors: Callable[[int], Sequence[int]], roots: Sequence[int]
-) -> tuple[list[int], list[int]]:
-    """Strongly connected components of a graph on ``0 .. count-1`` (Tarjan, iterative).
-
-    Returns:
-        ``(component, finish)``: each node's component number, numbered in the order Tarjan
-        completes them (a component only reaches components with smaller numbers, so the
-        highest number comes first in topological order); and each node's depth-first finish
-        position (a later finish comes earlier in a topological order). Linear, no recursion.
-    """
-    unvisited = -1
-    number = [unvisited] * count
-    low = [0] * count
-    component = [unvisited] * count
-    finish = [0] * count
-    on_stack = [False] * count
-    stack: list[int] = []
-    counter = finished = components = 0
-    for root in roots:
-        if number[root] != unvisited:
-            continue
-        number[root] = low[root] = counter
-        counter += 1
-        stack.append(root)
-        on_stack[root] = True
-        path = [(root, iter(successors(root)))]
-        while path:
-            node, children = path[-1]
-            child = next(children, None)
-            if child is not None:
-                if number[child] == unvisited:
-                    number[child] = low[child] = counter
-                    counter += 1
-                    stack.append(child)
-                    on_stack[child] = True
-                    path.append((child, iter(successors(child))))
-                elif on_stack[child]:
-                    low[node] = min(low[node], number[child])
-                continue
-            path.pop()
-            finish[node] = finished
-            finished += 1
-            if path:
-                parent = path[-1][0]
-                low[parent] = min(low[parent], low[node])
-            if low[node] == number[node]:
-                while True:
-                    member = stack.pop()
-                    on_stack[member] = False
-                    component[member] = components
-                    if member == node:
-                        break
-                components += 1
-    return component, finish
-
-
-class _DynamicOrder:
-    """Pearce-Kelly's dynamic topological order of a DAG on ``0 .. count-1``.
-
-    ``position`` is a topological order of the edges added so far; :meth:`add` adds an edge
-    unless it would close a cycle, moving only the nodes between its two ends.
-    """
-
-    def __init__(self, position: list[int], edges: Sequence[tuple[int, int]]) -> None:
-        self.position = position
-        self.out: list[list[int]] = [[] for _ in position]
-        self.into: list[list[int]] = [[] for _ in position]
-        self.seen = [0] * len(position)  # the mark of the last search that met each node
-        self.mark = 0
-        for source, target in edges:
-            self.out[source].append(target)
-            self.into[target].append(source)
-
-    def add(self, source: int, target: int) -> bool:
-        """Add ``source -> target`` and return ``True``, or return ``False`` (nothing added)
-        when ``target`` already reaches ``source``."""
-        position = self.position
-        upper, lower = position[source], position[target]
-        if lower < upper:
-            forward = self._forward(target, source, upper)
-            if forward is None:
-                return False
-            backward = self._backward(source, lower)
-            moved = sorted(backward, key=position.__getitem__)
-            moved += sorted(forward, key=position.__getitem__)
-            for node, place in zip(moved, sorted(position[node] for node in moved), strict=True):
-                position[node] = place
-        self.out[source].append(target)
-        self.into[target].append(source)
-        return True
-
-    def _forward(self, start: int, stop: int, upper: int) -> list[int] | None:
-        """The nodes ``start`` reaches through nodes placed before ``upper`` (``start``
-        first), or ``None`` when it reaches ``stop`` (placed at ``upper``)."""
-        position, out, mark = self.position, self.out, self._next_mark()
-        seen = self.seen
-        seen[start] = mark
-        reached = [start]
-        pending = [start]
-        while pending:
-            for node in out[pending.pop()]:
-                if node == stop:
-                    return None
-                if seen[node] != mark and position[node] < upper:
-                    seen[node] = mark
-                    reached.append(node)
-                    pending.append(node)
-        return reached
-
-    def _backward(self, start: int, lower: int) -> list[int]:
-        """The nodes that reach ``start`` through nodes placed after ``lower`` (``start``
-        first)."""
-        position, into, mark = self.position, self.into, self._next_mark()
-        seen = self.seen
-        seen[start] = mark
-        reached = [start]
-        pending = [start]
-        while pending:
-            for node in into[pending.pop()]:
-                if seen[node] != mark and position[node] > lower:
-                    seen[node] = mark
-                    reached.append(node)
-                    pending.append(node)
-        return reached
-
-    def _next_mark(self) -> int:
-        self.mark += 1
-        return self.mark
-
-
 def port_lanes(depends_on: Mapping[str, Sequence[str]], ports: Sequence[PortRoute]) -> Lanes:
     """The port lanes of a spine (SPEC 14): the lane edges kept and the ones dropped.
 
@@ -226,135 +58,143 @@ def port_lanes(depends_on: Mapping[str, Sequence[str]], ports: Sequence[PortRout
         depends_on: every step in the spine (a key under ``slices:`` or the step of a port
             token) -> its ``depends_on`` items (``()`` for a step named only in tokens);
             items that are not keys are ignored (validate reports them).
-        ports: the spine's port lines, in any order (they are taken in sorted name order).
-
-    Returns:
-        :class:`Lanes`. Linear in steps plus edges when no lane edge can close a cycle (the
-        common case); otherwise Pearce-Kelly inside the regions where one can (the module's
-        notes: quadratic at worst). Never recursive; never raises.
+        ports: the spine's port lines, in any order.
     """
-    steps = list(depends_on)
-    count = len(steps)
-    index = {step: number for number, step in enumerate(steps)}
-    dependents: list[list[int]] = [[] for _ in steps]
+    index = {step: number for number, step in enumerate(depends_on)}
+    out: list[list[int]] = [[] for _ in index]
     for step, items in enumerate(depends_on.values()):
         for item in dict.fromkeys(items):
             if item in index:
-                dependents[index[item]].append(step)
-    candidates = _lane_edges(ports, index)
-    every = [list(targets) for targets in dependents]
-    for edge in candidates:
-        every[edge.earlier].append(edge.later)
-    if _acyclic(every):  # the common case: no lane edge can close a cycle
-        dropped: set[int] = set()
-    else:
-        dropped = _dropped(count, dependents, candidates)
+                out[index[item]].append(step)
+    group = _components(out)
+    order = _Order(max(group, default=-1) + 1)
+    for step, targets in enumerate(out):
+        for target in targets:
+            if group[step] != group[target]:
+                order.add(group[step], group[target])  # agrees with the order: kept
     before: dict[str, dict[str, None]] = {}
     conflicts = []
-    for n, edge in enumerate(candidates):
-        earlier, later = steps[edge.earlier], steps[edge.later]
-        if n in dropped:
-            conflicts.append(LaneConflict(edge.port.name, earlier, later, edge.port.line))
-        else:
-            before.setdefault(later, {})[earlier] = None
+    for route in sorted(ports, key=lambda route: route.name):
+        lane = dict.fromkeys(token.step for token in route.tokens if token.step in index)
+        for earlier, later in pairwise(lane):
+            if order.add(group[index[earlier]], group[index[later]]):
+                before.setdefault(later, {})[earlier] = None
+            else:
+                conflicts.append(LaneConflict(route.name, earlier, later, route.line))
     return Lanes({step: tuple(items) for step, items in before.items()}, tuple(conflicts))
 
 
-def _acyclic(out: Sequence[Sequence[int]]) -> bool:
-    """Whether the graph (node -> its successors) has no cycle (Kahn's algorithm)."""
-    waiting = [0] * len(out)
-    for targets in out:
+def _components(out: Sequence[Sequence[int]]) -> list[int]:
+    """Each node's strongly connected component (Kosaraju, iterative), numbered in a
+    topological order of the components (nodes without edges in their own order)."""
+    count = len(out)
+    into: list[list[int]] = [[] for _ in out]
+    for node, targets in enumerate(out):
         for target in targets:
-            waiting[target] += 1
-    pending = [node for node, count in enumerate(waiting) if not count]
-    taken = 0
-    while pending:
-        taken += 1
-        for target in out[pending.pop()]:
-            waiting[target] -= 1
-            if not waiting[target]:
-                pending.append(target)
-    return taken == len(out)
+            into[target].append(node)
+    finished: list[int] = []
+    seen = [False] * count
+    for root in reversed(range(count)):
+        if seen[root]:
+            continue
+        seen[root] = True
+        path = [(root, iter(out[root]))]
+        while path:
+            node, children = path[-1]
+            for child in children:
+                if not seen[child]:
+                    seen[child] = True
+                    path.append((child, iter(out[child])))
+                    break
+            else:
+                path.pop()
+                finished.append(node)
+    component = [-1] * count
+    number = 0
+    for root in reversed(finished):
+        if component[root] < 0:
+            component[root] = number
+            pending = [root]
+            while pending:
+                for node in into[pending.pop()]:
+                    if component[node] < 0:
+                        component[node] = number
+                        pending.append(node)
+            number += 1
+    return component
 
 
-def _dropped(count: int, dependents: list[list[int]], candidates: list[_LaneEdge]) -> set[int]:
-    """The numbers of the ``candidates`` that close a cycle (steps 1-3 of the module's
-    notes); ``dependents``: the ``depends_on`` edges, step -> the steps that depend on it."""
-    # 1. depends_on cycles: a lane edge inside one is dropped at once.
-    if _acyclic(dependents):
-        group, groups = list(range(count)), count
-    else:
-        group = _components(count, dependents.__getitem__, range(count))[0]
-        groups = max(group) + 1
-    dropped = {n for n, edge in enumerate(candidates) if group[edge.earlier] == group[edge.later]}
-    # 2. Components of depends_on plus the remaining lane edges, over those groups.
-    out: list[list[int]] = [[] for _ in range(groups)]
-    for step, targets in enumerate(dependents):
-        for target in targets:
-            if group[target] != group[step]:
-                out[group[step]].append(group[target])
-    for n, edge in enumerate(candidates):
-        if n not in dropped:
-            out[group[edge.earlier]].append(group[edge.later])
-    firsts = dict.fromkeys(
-        group[node] for edge in candidates for node in (edge.earlier, edge.later)
-    )
-    region, finish = _components(groups, out.__getitem__, [*firsts, *range(groups)])
-    contested = [
-        n
-        for n, edge in enumerate(candidates)
-        if n not in dropped and region[group[edge.earlier]] == region[group[edge.later]]
-    ]
-    # 3. Inside a region the edges are tested in order against a dynamic topological order
-    # (of the regions that hold such an edge only; the others are never searched).
-    hot = {region[group[candidates[n].earlier]] for n in contested}
-    dependency_edges = [
-        (group[step], group[target])
-        for step, targets in enumerate(dependents)
-        for target in targets
-        if group[target] != group[step]
-        and region[group[step]] == region[group[target]]
-        and region[group[step]] in hot
-    ]
-    nodes = [node for node in range(groups) if region[node] in hot]
-    order = _dynamic_order(groups, nodes, region, finish, dependency_edges)
-    for n in contested:
-        edge = candidates[n]
-        if not order.add(group[edge.earlier], group[edge.later]):
-            dropped.add(n)
-    return dropped
+class _Order:
+    """A DAG on ``0 .. count-1`` (numbered in a topological order) and a topological order of
+    it, ``position``, kept as edges are added (the module's notes)."""
 
+    def __init__(self, count: int) -> None:
+        self.position: list[float] = [float(node) for node in range(count)]
+        self.out: list[list[int]] = [[] for _ in range(count)]
+        self.into: list[list[int]] = [[] for _ in range(count)]
 
-def _dynamic_order(
-    count: int,
-    nodes: list[int],
-    region: list[int],
-    finish: list[int],
-    edges: list[tuple[int, int]],
-) -> _DynamicOrder:
-    """A :class:`_DynamicOrder` on ``0 .. count-1`` of ``edges`` (the ``depends_on`` edges
-    inside the regions of ``nodes``) whose starting order puts the regions in topological
-    order and, inside each, follows the depth-first finish order of all the edges wherever
-    ``depends_on`` allows (Kahn's algorithm with that order as the tie-break). Only
-    ``nodes`` are placed: no search ever leaves their regions."""
-    waiting = [0] * count
-    out: list[list[int]] = [[] for _ in range(count)]
-    for source, target in edges:
-        out[source].append(target)
-        waiting[target] += 1
-    ready = [(-region[node], -finish[node], node) for node in nodes if not waiting[node]]
-    heapq.heapify(ready)
-    position = [0] * count
-    placed = 0
-    while ready:
-        node = heapq.heappop(ready)[2]
-        position[node] = placed
-        placed += 1
-        for target in out[node]:
-            waiting[target] -= 1
-            if not waiting[target]:
-                heapq.heappush(ready, (-region[target], -finish[target], target))
-    return _DynamicOrder(position, edges)
+    def add(self, source: int, target: int) -> bool:
+        """Add ``source -> target`` and return ``True``, or return ``False`` (nothing added)
+        when it would close a cycle."""
+        if source == target:
+            return False
+        if self.position[source] >= self.position[target]:
+            move = self._search(source, target)
+            if move is None:
+                return False
+            self._place(*move)
+        self.out[source].append(target)
+        self.into[target].append(source)
+        return True
+
+    def _search(self, source: int, target: int) -> tuple[set[int], float, float] | None:
+        """``None`` when ``target`` reaches ``source``; else the nodes of the side that ran out
+        (what ``target`` reaches, or what reaches ``source``, among the nodes placed between
+        them) and the open interval of positions they may move to."""
+        position, out, into = self.position, self.out, self.into
+        low, high = position[target], position[source]
+        ahead, behind = {target}, {source}
+        forward, backward = [target], [source]
+        above, below = inf, -inf  # the nearest positions outside the window met so far
+        while True:
+            if not forward:
+                return ahead, high, above
+            for node in out[forward.pop()]:
+                if node in behind:
+                    return None
+                if position[node] > high:
+                    above = min(above, position[node])
+                elif node not in ahead:
+                    ahead.add(node)
+                    forward.append(node)
+            if not backward:
+                return behind, below, low
+            for node in into[backward.pop()]:
+                if node in ahead:
+                    return None
+                if position[node] < low:
+                    below = max(below, position[node])
+                elif node not in behind:
+                    behind.add(node)
+                    backward.append(node)
+
+    def _place(self, nodes: set[int], low: float, high: float) -> None:
+        """Move ``nodes``, in their present order, to positions strictly between ``low`` and
+        ``high`` (an infinite end: as near the other as they fit). When floats cannot tell
+        the new positions apart, every position is first renumbered (order kept)."""
+        count = len(nodes)
+        while True:
+            top = high if high < inf else low + count + 1
+            bottom = low if low > -inf else top - count - 1
+            step = (top - bottom) / (count + 1)
+            places = [bottom + step * number for number in range(1, count + 1)]
+            if all(a < b for a, b in pairwise([bottom, *places, top])):
+                break
+            ranks = {value: float(rank) for rank, value in enumerate(sorted(set(self.position)))}
+            self.position = [ranks[value] for value in self.position]
+            low, high = ranks.get(low, low), ranks.get(high, high)
+        for node, place in zip(sorted(nodes, key=self.position.__getitem__), places, strict=True):
+            self.position[node] = place
 
 
 #: The last :func:`spine_lanes` answer, by the identity of its arguments: validate's rules and

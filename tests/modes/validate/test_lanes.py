@@ -3,13 +3,17 @@
 inserted (non-monotonic) steps, a step in two ports, opposite orders in two ports, a lane
 against ``depends_on``, a step listed twice in one port and steps named only in tokens; the
 ``lane-order-conflict`` warning; and the lanes equal to SPEC 14's definition, computed the
-slow way, on generated spines."""
+slow way, on generated spines (hypothesis, derandomized), on seeded larger ones and on each
+shape of revision 4's benchmark. ``depends_on`` cycles are among them: validate reports them
+as errors but still runs the lane rule on such a plan."""
 
 from __future__ import annotations
 
+import random
 from itertools import pairwise
 
-from hypothesis import given
+import pytest
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from frame_spine.core.lanes import LaneConflict, port_lanes
@@ -294,6 +298,8 @@ def test_a_conflict_is_reported_once_per_dropped_edge_and_the_plan_stays_valid()
 
 # --- the definition, computed the slow way --------------------------------------------------
 
+Spine = tuple[dict[str, list[str]], list[PortRoute]]
+
 
 def slow_lanes(
     depends_on: dict[str, list[str]], ports: list[PortRoute]
@@ -332,11 +338,25 @@ def slow_lanes(
     return {step: tuple(items) for step, items in before.items()}, conflicts
 
 
+def assert_lanes_equal_the_definition(spine: Spine) -> None:
+    """:func:`port_lanes` keeps exactly the lane edges of :func:`slow_lanes` (each step's lane
+    predecessors, in the order they were kept) and drops exactly its conflicts, in order."""
+    depends_on, ports = spine
+    lanes = port_lanes(depends_on, ports)
+    before, conflicts = slow_lanes(depends_on, ports)
+    assert dict(lanes.before) == before
+    assert list(lanes.conflicts) == conflicts
+
+
+def route(name: str, steps: list[str], line: int) -> PortRoute:
+    return PortRoute(name, tuple(PortToken(step, None, False) for step in steps), line)
+
+
 @st.composite
-def spines(draw: st.DrawFn) -> tuple[dict[str, list[str]], list[PortRoute]]:
-    """Up to 9 steps with random depends_on (acyclic or not, with unknown steps) and up to 4
+def spines(draw: st.DrawFn) -> Spine:
+    """Up to 20 steps with random depends_on (acyclic or not, with unknown steps) and up to 8
     ports listing random steps in random orders, with repeats."""
-    steps = draw(st.lists(st.integers(1, 40), min_size=1, max_size=9, unique=True))
+    steps = draw(st.lists(st.integers(1, 40), min_size=1, max_size=20, unique=True))
     names = [f"s{n}" for n in steps]
     acyclic = draw(st.booleans())
     depends_on = {}
@@ -345,25 +365,86 @@ def spines(draw: st.DrawFn) -> tuple[dict[str, list[str]], list[PortRoute]]:
         known = draw(st.lists(st.sampled_from(pool), max_size=3)) if pool else []
         depends_on[step] = known + draw(st.lists(st.just("s99"), max_size=1))
     ports = [
-        PortRoute(
-            name,
-            tuple(
-                PortToken(step, None, False)
-                for step in draw(st.lists(st.sampled_from(names), min_size=1, max_size=7))
-            ),
-            line,
-        )
+        route(name, draw(st.lists(st.sampled_from(names), min_size=1, max_size=12)), line)
         for line, name in enumerate(
-            draw(st.lists(st.sampled_from("abcdefgh"), min_size=1, max_size=4, unique=True)), 1
+            draw(st.lists(st.sampled_from("abcdefghij"), min_size=1, max_size=8, unique=True)), 1
         )
     ]
     return depends_on, ports
 
 
+@settings(derandomize=True, max_examples=200, deadline=None)
 @given(spines())
-def test_lanes_equal_the_definition(spine: tuple[dict[str, list[str]], list[PortRoute]]) -> None:
-    depends_on, ports = spine
-    lanes = port_lanes(depends_on, ports)
-    before, conflicts = slow_lanes(depends_on, ports)
-    assert dict(lanes.before) == before
-    assert list(lanes.conflicts) == conflicts
+def test_lanes_equal_the_definition(spine: Spine) -> None:
+    assert_lanes_equal_the_definition(spine)
+
+
+def random_spine(seed: int) -> Spine:
+    """A seeded spine of 20 to 200 steps: depends_on on steps near before it or anywhere (a
+    cycle now and then), ports of two to five tokens from near each other or anywhere, some
+    with repeats, a few long ones."""
+    rng = random.Random(seed)
+    count = rng.randint(20, 200)
+    near, cyclic = rng.random() < 0.5, rng.random() < 0.2
+    depends_on: dict[str, list[str]] = {}
+    for number in range(count):
+        pool = range(max(0, number - 10), number) if near else range(number)
+        items = [rng.choice(pool) for _ in range(rng.randint(0, 2)) if pool]
+        if cyclic and rng.random() < 0.02:
+            items.append(rng.randrange(count))
+        depends_on[f"s{number}"] = [f"s{item}" for item in items]
+    ports = []
+    for line in range(1, rng.randint(count // 4, count) + 1):
+        size = rng.randint(2, 5) if rng.random() < 0.95 else rng.randint(6, 40)
+        start = rng.randrange(count)
+        pool = range(max(0, start - 15), min(count, start + 15)) if near else range(count)
+        tokens = [f"s{rng.choice(pool)}" for _ in range(size)]
+        ports.append(route(f"p{rng.randrange(10 * count)}-{line}", tokens, line))
+    return depends_on, ports
+
+
+def test_lanes_equal_the_definition_on_larger_random_spines() -> None:
+    for seed in range(60):
+        assert_lanes_equal_the_definition(random_spine(seed))
+
+
+def shape(kind: str, count: int) -> Spine:
+    """SPEC 14's shapes at ``count`` steps (benchmarks/bench_dispatch.py times them): a chain,
+    reversed lanes, two opposite chains (each hand-off listed by two ports of two tokens, in
+    opposite orders, backward or forward sorted first); and steps after a chain of 50, each
+    port putting one more of them before the one the port sorted before it put first (the
+    kept order's positions squeezed into one gap, again and again)."""
+    steps = [f"s{number}" for number in range(count)]
+    chain = {step: steps[number - 1 : number] for number, step in enumerate(steps)}
+    if kind == "chain":
+        return chain, [route("code", steps, 1)]
+    if kind == "reversed lanes":
+        return chain, [route("code", steps[::-1], 1)]
+    pairs = list(pairwise(steps))
+    if kind == "squeezed":
+        depends_on = {
+            step: chain[step] if number < 50 else ["s49"] for number, step in enumerate(steps)
+        }
+        return depends_on, [
+            route(f"p{n:05}", [b, a], n) for n, (a, b) in enumerate(pairs) if n >= 50
+        ]
+    ports = []
+    for number, (a, b) in enumerate(pairs):
+        first, second = ([b, a], [a, b]) if kind.endswith("backward first") else ([a, b], [b, a])
+        ports += [route(f"h{number:05}a", first, 2 * number + 1)]
+        ports += [route(f"h{number:05}b", second, 2 * number + 2)]
+    return {step: [] for step in steps}, ports
+
+
+@pytest.mark.parametrize(
+    "kind",
+    [
+        "chain",
+        "reversed lanes",
+        "opposite chains, backward first",
+        "opposite chains, forward first",
+        "squeezed",
+    ],
+)
+def test_lanes_equal_the_definition_on_each_shape(kind: str) -> None:
+    assert_lanes_equal_the_definition(shape(kind, 400))
