@@ -7,14 +7,14 @@ from __future__ import annotations
 import graphql
 import pytest
 
+from frame_spine.core.status import Failure
+from frame_spine.github.client import EDITS_QUERY
 from tests.conftest import REPO
+from tests.fake_github import FakeGitHub
 
 SUBSET = REPO / "tests" / "schemas" / "github-graphql-subset.graphql"
-#: The query SPEC 6.1 writes, as the product will send it.
-EDITS = (
-    "query($ids: [ID!]!) { nodes(ids: $ids) { ... on IssueComment { id userContentEdits(first: "
-    "100) { totalCount nodes { editedAt editor { __typename login } } } } } }"
-)
+#: The query as the product sends it (SPEC 6.1).
+EDITS = EDITS_QUERY
 
 
 @pytest.fixture(scope="module")
@@ -89,3 +89,19 @@ def test_an_editor_is_named_by_its_type_and_login(schema: graphql.GraphQLSchema)
     assert isinstance(edit, graphql.GraphQLObjectType)
     assert str(edit.fields["editor"].type) == "Actor"
     assert str(edit.fields["editedAt"].type) == "DateTime!"
+
+
+def test_the_query_the_fake_receives_is_the_one_validated(fake_github: FakeGitHub) -> None:
+    from frame_spine.github.client import CommentFetcher
+    from frame_spine.github.session import ApiSession, ApiSettings
+    from tests.fake_github import REPO as FAKE_REPO
+    from tests.fake_github import TOKEN
+
+    payload = fake_github.add_comment(
+        5001, "x", 878, updated_at="2026-07-18T22:30:00Z", created_at="2026-07-18T22:20:00Z"
+    )
+    fetcher = CommentFetcher(ApiSession(ApiSettings(FAKE_REPO, fake_github.url, TOKEN)))
+    comment = fetcher.fetch(5001, "plan")
+    assert not isinstance(comment, Failure) and comment.node_id == payload["node_id"]
+    assert not isinstance(fetcher.edits([comment]), Failure)
+    assert fake_github.graphql_queries == [EDITS_QUERY]
