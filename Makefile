@@ -100,6 +100,7 @@ bench: $(VENV)/.installed-test
 	$(BIN)/python benchmarks/bench_online.py
 	$(BIN)/python benchmarks/bench_audit.py
 	$(BIN)/python benchmarks/bench_drive_by.py
+	$(BIN)/python benchmarks/bench_touched.py
 	$(BIN)/python benchmarks/bench_regions.py
 	$(BIN)/python benchmarks/bench_wire.py
 	$(BIN)/python benchmarks/bench_token.py
