@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from frame_spine.step.report import INPUT_NAMES, OUTPUT_NAMES
+from frame_spine.declared import INPUT_NAMES
+from frame_spine.step.report import OUTPUT_NAMES
 from tests.conftest import CASES_DIR
 from tests.conftest import REPO as REPO_DIR
 from tests.fake_github import REPO, TOKEN, FakeGitHub, error

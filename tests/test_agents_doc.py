@@ -53,8 +53,9 @@ PLACEHOLDERS = {
     "--step-id": {"sN", "$4", "${input:stepId}"},
     "--generated-at": {"GENERATED_AT", "$5", "${input:generatedAt}"},
 }
-#: Flags of the ``gh`` program the doc names (``gh api --jq``, ``gh auth token --hostname``).
-GH_FLAGS = {"--jq", "--hostname"}
+#: Flags of the ``gh`` program the doc names (``gh api --jq``, ``gh auth token --hostname``,
+#: ``gh release download --pattern``).
+GH_FLAGS = {"--jq", "--hostname", "--pattern"}
 #: The version ``frame-spine --version`` shows in the doc (the installed one is compared).
 DOC_VERSION = "0.1.0"
 ENTERPRISE_URL = "https://ghe.example.com/api/v3"
@@ -383,3 +384,34 @@ def test_make_fake_api_runs_the_fake_that_prints_what_the_doc_shows() -> None:
     finally:
         process.terminate()
         assert process.wait(timeout=10) == 0
+
+
+def agent_blocks() -> list[str]:
+    """The instruction blocks users paste into CLAUDE.md and copilot-instructions.md."""
+    return [
+        block.body
+        for block in doc_blocks()
+        if block.info == "markdown" and block.body.startswith("## Plan steps (frame-spine)")
+    ]
+
+
+@pytest.mark.parametrize("index", [0, 1], ids=["claude-code", "copilot"])
+def test_each_agent_block_decides_every_outcome_in_at_most_30_lines(index: int) -> None:
+    from frame_spine.core.status import Status
+
+    block = agent_blocks()[index]
+    assert len(agent_blocks()) == 2
+    assert len(block.splitlines()) <= 30
+    named = set(re.findall(r"`([a-z-]+)`", block))
+    assert {status.value for status in Status} - named == set()
+    for words in (
+        "exit 2",
+        "exit 127",
+        "frame-spine-result: <the JSON line>",
+        "frame-spine-result: none (exit N: <last stderr",
+        "Never pass `--generated-at current` or `--trusted-authors`",
+        "never retry with other flags",
+        "make no changes",
+        "if a person is in this session",
+    ):
+        assert words in " ".join(block.split()), words

@@ -25,6 +25,8 @@ SINGLE = (CASES_DIR / "ok-single-comment" / "plan.md").read_text("utf-8")
 AT = "2026-05-04T14:30:00Z"
 GH_TOKEN_PRINTED = "gho_standIn0123456789abcdef"
 NO_TOKEN = "no token: set GH_TOKEN or run gh auth login"
+#: The same for the loopback fake: ``gh`` has no login for it (SPEC 9, revision 4).
+NO_TOKEN_LOOPBACK = "no token: set GH_TOKEN"
 VARIABLES = ("GH_ENTERPRISE_TOKEN", "GITHUB_ENTERPRISE_TOKEN", "GH_TOKEN", "GITHUB_TOKEN")
 
 
@@ -176,7 +178,7 @@ def test_gh_without_a_token_is_no_token_and_no_request(
     assert (result, code) == (
         {
             "status": "gh-auth-expired",
-            "message": f"{NO_TOKEN} --hostname 127.0.0.1 ({reason})",
+            "message": f"{NO_TOKEN_LOOPBACK} ({reason})",
         },
         1,
     )
@@ -190,7 +192,7 @@ def test_without_gh_on_path_there_is_no_token(served: FakeGitHub, tmp_path: Path
     completed = run_cli(lookup_args(served.url, "--step-id", "s2"), env=clean_env(PATH=str(empty)))
     assert json.loads(completed.stdout) == {
         "status": "gh-auth-expired",
-        "message": f"{NO_TOKEN} --hostname 127.0.0.1 (gh is not on PATH)",
+        "message": f"{NO_TOKEN_LOOPBACK} (gh is not on PATH)",
     }
     assert completed.returncode == 1
     assert served.requests == []
@@ -205,7 +207,7 @@ def test_a_gh_that_hangs_is_given_up_after_the_timeout(served: FakeGitHub, tmp_p
     assert (result, code) == (
         {
             "status": "gh-auth-expired",
-            "message": f"{NO_TOKEN} --hostname 127.0.0.1 (gh auth token did not answer within 3 s)",
+            "message": f"{NO_TOKEN_LOOPBACK} (gh auth token did not answer within 3 s)",
         },
         1,
     )
@@ -311,7 +313,7 @@ def test_validate_and_audit_without_a_token_make_no_request(
     result = json.loads(completed.stdout)
     assert (result["status"], result["message"], completed.returncode) == (
         "gh-auth-expired",
-        f"{NO_TOKEN} --hostname 127.0.0.1 (gh auth token has no token for 127.0.0.1 (exit 1))",
+        f"{NO_TOKEN_LOOPBACK} (gh auth token has no token for 127.0.0.1 (exit 1))",
         1,
     )
     assert served.requests == []

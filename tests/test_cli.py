@@ -132,26 +132,26 @@ def test_single_body_from_stdin_and_path() -> None:
     [
         (
             ["--step-id", "step-2"],
-            "step-id 'step-2' is not a step id (expected s<digits>, e.g. s4)",
+            "--step-id 'step-2' is not a step id (expected s<digits>, e.g. s4)",
         ),
-        (["--step-id", ""], "step-id '' is not a step id (expected s<digits>, e.g. s4)"),
+        (["--step-id", ""], "--step-id '' is not a step id (expected s<digits>, e.g. s4)"),
         (
             ["--generated-at", "2026-05-04 14:30:00"],
-            "generated-at '2026-05-04 14:30:00' is not a timestamp "
+            "--generated-at '2026-05-04 14:30:00' is not a timestamp "
             "(expected YYYY-MM-DDTHH:MM:SS[.fraction]Z, or 'current')",
         ),
         (
             ["--generated-at", "2026-02-30T00:00:00Z"],
-            "generated-at '2026-02-30T00:00:00Z' is not a timestamp "
+            "--generated-at '2026-02-30T00:00:00Z' is not a timestamp "
             "(expected YYYY-MM-DDTHH:MM:SS[.fraction]Z, or 'current')",
         ),
         (
             ["--spine-digest", "sha256:1234"],
-            "spine-digest 'sha256:1234' is not a digest (expected sha256:<64 hex digits>)",
+            "--spine-digest 'sha256:1234' is not a digest (expected sha256:<64 hex digits>)",
         ),
-        (["--issue-number", "abc"], "issue-number 'abc' is not a positive integer"),
-        (["--issue-number", "0"], "issue-number '0' is not a positive integer"),
-        (["--issue-number", "-5"], "issue-number '-5' is not a positive integer"),
+        (["--issue-number", "abc"], "--issue-number 'abc' is not a positive integer"),
+        (["--issue-number", "0"], "--issue-number '0' is not a positive integer"),
+        (["--issue-number", "-5"], "--issue-number '-5' is not a positive integer"),
     ],
 )
 def test_malformed_values_are_error_statuses(extra: list[str], message: str) -> None:
@@ -167,7 +167,7 @@ def test_sibling_without_issue_number_is_an_error() -> None:
     assert result == {
         "status": "error",
         "message": "a sibling comment was supplied without an issue number: "
-        "issue-number is required to check the sibling's identity",
+        "--issue-number is required to check the sibling's identity",
     }
 
 
@@ -382,7 +382,7 @@ def test_huge_digit_runs_are_statuses_not_crashes(tmp_path: Path) -> None:
     result, code = json_result([*lookup_args(marked), "--issue-number", huge])
     assert result == {
         "status": "error",
-        "message": f"issue-number '{huge[:117]}...' is not a positive integer",
+        "message": f"--issue-number '{huge[:117]}...' is not a positive integer",
     }
 
 

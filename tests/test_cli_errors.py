@@ -191,7 +191,7 @@ def test_the_cli_says_which_comment_id_to_pass(cli: Any, flag: str) -> None:
         1,
         {
             "status": "error",
-            "message": f"{flag[2:]} '{URL}' is not a positive integer: that is a comment's "
+            "message": f"{flag} '{URL}' is not a positive integer: that is a comment's "
             "link, pass its id 5013464001",
         },
     )

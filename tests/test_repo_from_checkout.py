@@ -261,16 +261,16 @@ def test_git_failing_otherwise_is_quoted(tmp_path: Path) -> None:
     [
         (
             "https://ghe.example.com/api/v3?access_token=querySECRET",
-            "api-url carries a query (the value is not shown): give the API URL without it",
+            "--api-url carries a query (the value is not shown): give the API URL without it",
         ),
         (
             "https://me:hunter22@ghe.example.com/api/v3",
-            "api-url carries a user name or password (the value is not shown): give the API "
+            "--api-url carries a user name or password (the value is not shown): give the API "
             "URL without it, and the token as the token",
         ),
         (
             "http://ghe.example.com/api/v3",
-            "api-url uses plain http: the token would cross the network unencrypted; use https",
+            "--api-url uses plain http: the token would cross the network unencrypted; use https",
         ),
     ],
     ids=["query", "password", "plain-http"],

@@ -22,12 +22,13 @@ from actions_toolkit import core
 from . import interrupts
 from .core.shown import redact_with
 from .core.status import Failure, error
+from .declared import INPUT_NAMES
 from .github.request_log import RequestListener
 from .inputs import StepSettings, parse_inputs
 from .modes import report_module
 from .step.context import StepContext
 from .step.emitted import EmittedText
-from .step.report import INPUT_NAMES, StepReport, failure_report, within_limits
+from .step.report import StepReport, failure_report, within_limits
 from .step.writer import FilteredText, StepWriter, debug_enabled
 
 

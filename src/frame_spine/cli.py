@@ -16,7 +16,8 @@ from collections.abc import Mapping, Sequence
 from typing import NoReturn
 
 from . import __version__, console, help_text, interrupts
-from .core.shown import quoted, redact_with
+from .core.shown import naming, quoted, redact_with
+from .declared import CLI_NAMES
 from .github.urls import without_credentials
 from .modes import commands
 
@@ -205,7 +206,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         :mod:`frame_spine.interrupts`).
     """
     redact_with(lambda text: console.redactor()(text))
-    with interrupts.handled():
+    with interrupts.handled(), naming(CLI_NAMES):
         return _run(argv)
 
 

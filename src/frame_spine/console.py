@@ -14,10 +14,10 @@ import os
 import sys
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, TypeVar
+from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
 from . import interrupts
-from .core.shown import quoted
+from .core.shown import name_as, quoted
 from .core.status import Failure, error
 from .workflow_commands import could_be_command, wrap_untrusted
 
@@ -159,6 +159,7 @@ def token(api_url: str, args: argparse.Namespace) -> str | TokenProblem:
     from . import programs
     from .github.auth import no_token, token_from_environment
     from .github.hosts import PUBLIC_HOST, github_host
+    from .github.urls import is_loopback
 
     found = token_from_environment(os.environ, api_url)
     if found is not None:
@@ -170,6 +171,8 @@ def token(api_url: str, args: argparse.Namespace) -> str | TokenProblem:
         _PRINTED_TOKENS.append(printed)
         _say(args, f"token: from gh auth token --hostname {host}")
         return printed
+    if is_loopback(host):  # a local stand-in: gh has no login for it
+        return no_token(f"set GH_TOKEN ({printed.reason})")
     login = "gh auth login" + ("" if host == PUBLIC_HOST else f" --hostname {host}")
     return no_token(f"set GH_TOKEN or run {login} ({printed.reason})")
 
@@ -181,23 +184,21 @@ def _say(args: argparse.Namespace, line: str) -> None:
 
 
 def api_url(args: argparse.Namespace) -> str:
-    """The REST API root: ``--api-url``, else ``GITHUB_API_URL``, else the public API."""
+    """The REST API root: ``--api-url``, else ``GITHUB_API_URL`` (then messages name it),
+    else the public API."""
     from .inputs import api_url_or_default
 
+    if args.api_url is None and os.environ.get("GITHUB_API_URL"):
+        name_as("api-url", "GITHUB_API_URL")
     return api_url_or_default(args.api_url, os.environ)
 
 
 def api_inputs(args: argparse.Namespace) -> dict[str, Any]:
-    """The inputs every online form shares (:class:`~frame_spine.inputs.ApiTarget`), raw and
-    by input name, from the flags: ``--repo``, the API URL, ``--timeout``, ``--max-wait``,
-    ``--trusted-authors``."""
-    return {
-        "repository": args.repo,
-        "api-url": api_url(args),
-        "timeout": args.timeout,
-        "max-wait": args.max_wait,
-        "trusted-authors": args.trusted_authors,
-    }
+    """The inputs of the command's online form, by input name, from its flags
+    (:func:`~frame_spine.declared.raw_inputs`), the API URL with its fallbacks."""
+    from .declared import raw_inputs
+
+    return {**raw_inputs(args, args.command), "api-url": api_url(args)}
 
 
 def fetcher(target: ApiTarget, args: argparse.Namespace) -> CommentFetcher:
@@ -291,6 +292,16 @@ def print_failure(output_format: str, failure: Failure) -> None:
         emit(f"status: {failure.status.value}\nmessage: {failure.message}\n", untrusted=True)
 
 
+def mixed_sources(parser: argparse.ArgumentParser, local: str, online: list[str]) -> NoReturn:
+    """The usage error of a local body given with flags of the online form (SPEC 9)."""
+    if "--trusted-authors" in online:
+        parser.error(
+            f"--trusted-authors judges the authors of comments fetched from GitHub, and {local} "
+            "has no author: fetch the plan with --repo and --plan-comment-id instead"
+        )
+    parser.error(f"{local} and {', '.join(online)} cannot be combined: choose one source")
+
+
 def add_online_flags(group: argparse._ArgumentGroup, *, auto: bool) -> None:
     """The flags of the online forms of lookup and validate (SPEC 9): ``--repo``,
     ``--plan-comment-id``, ``--slices-comment-id`` (``auto`` too when ``auto``), then
@@ -356,7 +367,7 @@ def check_plan_sources(
         if args.repo is not None:
             parser.error(f"{command} needs exactly one of --plan-body or --repo")
         if online:
-            parser.error(f"--plan-body and {', '.join(online)} cannot be combined")
+            mixed_sources(parser, "--plan-body", online)
         return
     if args.plan_comment_id is None and args.issue_number is None:
         parser.error(

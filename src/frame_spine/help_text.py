@@ -36,7 +36,9 @@ examples:
   $ frame-spine help lookup
 
 Run 'frame-spine help COMMAND' or 'frame-spine COMMAND --help' for its flags.
-Exit codes: 0 ok, 1 any other status, 2 a usage error, 130 or 143 interrupted."""
+Exit codes: 0 for ok, stale-spine (branch on status!), valid, clean, and
+render's missing-spine; 1 for any other status; 2 for a usage error; 130 or 143
+when interrupted."""
 
 #: Each command's examples, by command name (the closing text of its help).
 EXAMPLES = {
@@ -47,26 +49,26 @@ examples:
       --slices-body examples/sibling-878.md --issue-number 878 --step-id s1 \\
       --generated-at 2026-07-18T22:20:00Z
 
-  # A specialist agent: both comments from GitHub, one JSON line to branch on
-  $ frame-spine lookup --repo OWNER/NAME --plan-comment-id 5013464861 \\
-      --slices-comment-id auto --issue-number 878 --step-id s1 \\
-      --generated-at current --format json
+  # A specialist agent: its dispatched step, one JSON line to branch on
+  $ frame-spine lookup --repo OWNER/NAME --plan-comment-id PLAN_ID \\
+      --slices-comment-id auto --issue-number N --step-id sN \\
+      --generated-at GENERATED_AT --format json
 
-  # A CI job: saved bodies, checked against the digest recorded at dispatch
-  $ frame-spine lookup --plan-body examples/plan-878.md \\
-      --slices-body examples/sibling-878.md --issue-number 878 --step-id s1 \\
-      --generated-at 2026-07-18T22:20:00Z --format json --spine-digest \\
-      sha256:0808af7262f19e81d3be92c674f68bb36ac77aabbff8fc3adb8a3d403fbd1a8a
+  # A CI job: the same, checked against the digest recorded at dispatch
+  $ frame-spine lookup --repo OWNER/NAME --plan-comment-id PLAN_ID \\
+      --slices-comment-id SIBLING_ID --issue-number N --step-id sN \\
+      --generated-at GENERATED_AT --spine-digest DIGEST --format json
 
-The plan comment id is the N of #issuecomment-N in the comment's link.""",
+PLAN_ID is the N of #issuecomment-N in the plan comment's link; GENERATED_AT
+and DIGEST are the spine's values the dispatcher recorded (validate's dispatch
+matrix carries them).""",
     "digest": """\
 examples:
   # A person at a terminal: the digest of the bundled example plan
   $ frame-spine digest --plan-body examples/plan-878.md
 
-  # A CI job recording the digest (and generated_at) at dispatch time
-  $ gh api repos/OWNER/NAME/issues/comments/5013464861 --jq .body |
-      frame-spine digest --plan-body - --format json""",
+  # A dispatcher: each step's digest and generated_at, in validate's matrix
+  $ frame-spine validate --repo OWNER/NAME --issue-number 878 --format json""",
     "validate": """\
 examples:
   # A person at a terminal: every finding about the bundled example
@@ -97,9 +99,9 @@ examples:
   # A person in a clone: the plans on open issues of its origin repository
   $ frame-spine audit
 
-  # A scheduled CI job: every plan updated since a day, open or closed, as JSON
-  $ frame-spine audit --repo "$GITHUB_REPOSITORY" --state all \\
-      --since 2026-07-18T00:00:00Z --format json
+  # A weekly CI job: the plans updated in the last 8 days, open or closed
+  $ frame-spine audit --repo "$GITHUB_REPOSITORY" --state all --since 8d \\
+      --format json
 
   # A slow network: longer requests, no waiting on the rate limit
   $ frame-spine audit --repo OWNER/NAME --timeout 30 --max-wait 0""",

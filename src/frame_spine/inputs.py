@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from datetime import UTC, datetime
 from pathlib import PurePosixPath
 from typing import TYPE_CHECKING, Annotated, Any, Literal, TypeVar
 
@@ -29,7 +30,7 @@ from pydantic import (
 )
 
 from .core.digest import normalise_digest
-from .core.shown import quoted
+from .core.shown import knob, quoted
 from .core.status import Failure, error
 from .core.timestamps import is_timestamp
 from .core.trust import DEFAULT_POLICY, TrustPolicy, parse_policy
@@ -71,7 +72,7 @@ def _text(value: Any) -> str:
 
 def _input_name(info: ValidationInfo) -> str:
     """A field's input name: ``plan_comment_id`` -> ``plan-comment-id``."""
-    return (info.field_name or "").replace("_", "-")
+    return knob((info.field_name or "").replace("_", "-"))
 
 
 def parse_positive_id(value: Any, name: str) -> int | None:
@@ -88,6 +89,7 @@ def parse_positive_id(value: Any, name: str) -> int | None:
         ValueError: naming the input, when the value is not a positive integer (at most 20
             digits: ids are 64-bit on GitHub).
     """
+    name = knob(name)
     if value is None:
         return None
     if isinstance(value, bool):
@@ -133,7 +135,9 @@ def _id_hint(text: str, name: str) -> str:
 def _step_id(value: Any) -> str:
     text = _text(value)
     if not _STEP_ID.fullmatch(text):
-        raise ValueError(f"step-id {quoted(text)} is not a step id (expected s<digits>, e.g. s4)")
+        raise ValueError(
+            f"{knob('step-id')} {quoted(text)} is not a step id (expected s<digits>, e.g. s4)"
+        )
     return text.lower()
 
 
@@ -141,7 +145,7 @@ def _dispatched_at(value: Any) -> str:
     text = _text(value)
     if text != CURRENT and not is_timestamp(text):
         raise ValueError(
-            f"generated-at {quoted(text)} is not a timestamp "
+            f"{knob('generated-at')} {quoted(text)} is not a timestamp "
             "(expected YYYY-MM-DDTHH:MM:SS[.fraction]Z, or 'current')"
         )
     return text
@@ -154,7 +158,8 @@ def _digest(value: Any) -> str | None:
     digest = normalise_digest(text)
     if digest is None:
         raise ValueError(
-            f"spine-digest {quoted(text)} is not a digest (expected sha256:<64 hex digits>)"
+            f"{knob('spine-digest')} {quoted(text)} is not a digest (expected sha256:<64 hex "
+            "digits>)"
         )
     return digest
 
@@ -185,7 +190,7 @@ def _pointer_id(value: Any, info: ValidationInfo) -> int | None:
 def _repository(value: Any) -> str:
     text = str(value or "").strip()
     if not _REPOSITORY.fullmatch(text):
-        raise ValueError(f"repository {quoted(text)} is not OWNER/NAME")
+        raise ValueError(f"{knob('repository')} {quoted(text)} is not OWNER/NAME")
     return text
 
 
@@ -220,18 +225,19 @@ def check_api_url(value: Any) -> str:
         advice = ", and the token as the token" if USERINFO in hidden else ""
         it = "it" if len(hidden) == 1 else "them"
         raise ValueError(
-            f"api-url carries {_listed(hidden)} (the value is not shown): give the API URL "
-            f"without {it}{advice}"
+            f"{knob('api-url')} carries {_listed(hidden)} (the value is not shown): give the "
+            f"API URL without {it}{advice}"
         )
     if not _API_URL.fullmatch(text):
-        raise ValueError(f"api-url {quoted(text)} is not an http(s) URL")
+        raise ValueError(f"{knob('api-url')} {quoted(text)} is not an http(s) URL")
     try:
         origin, _ = Origin.of(text)
     except ValueError as exc:
-        raise ValueError(f"api-url {quoted(text)} cannot be used: {exc}") from None
+        raise ValueError(f"{knob('api-url')} {quoted(text)} cannot be used: {exc}") from None
     if origin.scheme == "http" and not origin.loopback:
         raise ValueError(
-            "api-url uses plain http: the token would cross the network unencrypted; use https"
+            f"{knob('api-url')} uses plain http: the token would cross the network "
+            "unencrypted; use https"
         )
     return origin.scheme + text[len(origin.scheme) :].rstrip("/")
 
@@ -241,7 +247,7 @@ def _seconds(name: str, low: int, high: int) -> BeforeValidator:
         text = str(value).strip()
         if not _SECONDS.fullmatch(text) or not low <= int(text) <= high:
             raise ValueError(
-                f"{name} {quoted(text)} is not a whole number of seconds in {low}..{high}"
+                f"{knob(name)} {quoted(text)} is not a whole number of seconds in {low}..{high}"
             )
         return int(text)
 
@@ -252,19 +258,34 @@ def _one_of(name: str, choices: tuple[str, ...], default: str) -> BeforeValidato
     def check(value: Any) -> str:
         text = str(value or default).strip()
         if text not in choices:
-            raise ValueError(f"{name} {quoted(text)} is not one of {', '.join(choices)}")
+            raise ValueError(f"{knob(name)} {quoted(text)} is not one of {', '.join(choices)}")
         return text
 
     return BeforeValidator(check)
 
 
+_DURATION = re.compile(r"([0-9]{1,4})([dhm])", re.ASCII)
+_UNITS = {"d": 86400, "h": 3600, "m": 60}
+
+
 def _since(value: Any) -> str | None:
     text = str(value or "").strip()
-    if not text:
-        return None
-    if not is_timestamp(text):
-        raise ValueError(f"since {quoted(text)} is not a timestamp (YYYY-MM-DDTHH:MM:SSZ)")
-    return text
+    if text and not is_timestamp(text) and not _DURATION.fullmatch(text):
+        raise ValueError(
+            f"{knob('since')} {quoted(text)} is neither a timestamp (YYYY-MM-DDTHH:MM:SSZ) nor a "
+            "duration back from now (7d, 24h, 90m)"
+        )
+    return text or None
+
+
+def resolved_since(since: str | None, now: float) -> str | None:
+    """``since`` as the timestamp it stands for (SPEC 9): a duration back from ``now`` (epoch
+    seconds), or the timestamp as given."""
+    duration = _DURATION.fullmatch(since or "")
+    if duration is None:
+        return since
+    seconds = int(duration.group(1)) * _UNITS[duration.group(2)]
+    return datetime.fromtimestamp(int(now) - seconds, UTC).strftime("%Y-%m-%dT%H:%M:%SZ")
 
 
 def _yaml_bool(value: Any, info: ValidationInfo) -> bool:
@@ -360,7 +381,8 @@ TrustedAuthors = Annotated[TrustPolicy, PlainValidator(_trusted_authors)]
 IssueState = Annotated[
     Literal["open", "closed", "all"], _one_of("issue-state", ("open", "closed", "all"), "open")
 ]
-#: A contract timestamp, or ``None`` (audit's ``since``).
+#: A contract timestamp or a duration back from the run's start (``7d``), or ``None``
+#: (audit's ``since``, SPEC 9).
 Since = Annotated[str | None, BeforeValidator(_since)]
 #: The action's mode (SPEC 8).
 #: Every mode, in the order the command line lists its commands (each one folder of

@@ -13,6 +13,7 @@ from datetime import datetime
 
 from .core.blocks import scan_comment
 from .core.plan import CurrentSpine, ScannedComments, current_spine
+from .core.shown import knob
 from .core.status import Failure, Status
 from .github.authors import (
     AuthorCheck,
@@ -121,8 +122,8 @@ def walk_findings(walked: Walk, issue_number: int, policy_shown: str) -> list[Fi
         warning(
             Code.UNTRUSTED_PLAN_COMMENT,
             f"comment {item.comment.id} carries a {marker} but was written by {item.who}, not "
-            f"a trusted author (trusted-authors is {policy_shown}): passed over, it is not "
-            "the plan",
+            f"a trusted author ({knob('trusted-authors')} is {policy_shown}): passed over, it is "
+            "not the plan",
         )
         for item in walked.passed_over
     ]

@@ -51,14 +51,6 @@ def read_local_plan(args: argparse.Namespace) -> LocalPlan:
 
 
 def online_target(args: argparse.Namespace) -> ValidateTarget | Failure:
-    """The online form's target from the flags (:func:`~.models.parse_target`): the API
-    flags (:func:`~frame_spine.console.api_inputs`), ``--plan-comment-id``,
-    ``--slices-comment-id`` and ``--issue-number``. No request is made; never raises."""
-    return parse_target(
-        {
-            **console.api_inputs(args),
-            "plan-comment-id": args.plan_comment_id,
-            "slices-comment-id": args.slices_comment_id,
-            "issue-number": args.issue_number,
-        }
-    )
+    """The online form's target from the flags (:func:`~.models.parse_target`). No request
+    is made; never raises."""
+    return parse_target(console.api_inputs(args))

@@ -276,6 +276,14 @@ REFUSED = {
 }
 
 
+def as_called(message: str, kind: str, fallback: bool) -> str:
+    """``message`` naming the API URL as the caller set it (SPEC 9): ``--api-url`` or
+    ``GITHUB_API_URL`` on the command line, ``api-url`` in the action."""
+    if kind != "cli" or not message.startswith("api-url "):
+        return message
+    return ("GITHUB_API_URL" if fallback else "--api-url") + message.removeprefix("api-url")
+
+
 def port_of(fake: FakeGitHub) -> str:
     return fake.url.rsplit(":", 1)[1]
 
@@ -318,7 +326,7 @@ def test_the_cli_refuses_the_value_without_a_request_or_an_echo(
     value, message, pieces = REFUSED[name]
     value = value.format(port=port_of(fake_github))
     result, code, texts = cli_run("lookup", value)
-    assert (result, code) == ({"status": "error", "message": message}, 1)
+    assert (result, code) == ({"status": "error", "message": as_called(message, "cli", False)}, 1)
     assert texts["stderr"] == ""
     assert leaks(pieces, texts) == []
     assert fake_github.requests == []
@@ -343,7 +351,7 @@ def test_every_entry_point_refuses_it_from_either_source(
         assert (result["status"], result["message"]) == (status, shown)
         assert f"::{message}\n" in texts["stdout"]  # the annotation
         assert message.replace("(", "\\(").replace(")", "\\)") in texts["summary"]
-    assert (status, shown, code) == ("error", message, 1)
+    assert (status, shown, code) == ("error", as_called(message, kind, fallback), 1)
     assert texts["stderr"] == ""
     assert leaks(pieces, texts) == []
     assert fake_github.requests == []
@@ -491,7 +499,8 @@ def test_no_part_of_a_refused_urls_secrets_is_ever_emitted(
     kind, mode = data.draw(st.sampled_from(ENTRY_POINTS), label="entry point")
     fallback = data.draw(st.booleans(), label="through GITHUB_API_URL")
     run = (cli_in_process if kind == "cli" else action_in_process)(mode, drawn.value, fallback)
-    assert (run.code, run.status, run.message) == (1, "error", MESSAGES[drawn.parts])
+    message = as_called(MESSAGES[drawn.parts], kind, fallback)
+    assert (run.code, run.status, run.message) == (1, "error", message)
     assert leaks(drawn.pieces, run.texts) == []
     assert quiet_fake.requests == []
 

@@ -262,33 +262,37 @@ def test_a_sibling_that_is_not_the_spine_pointer(fake_github: FakeGitHub) -> Non
 @pytest.mark.parametrize(
     ("extra", "status", "message"),
     [
-        ([], "comment-id-missing", "no plan comment id was given (plan-comment-id)"),
+        ([], "comment-id-missing", "no plan comment id was given (--plan-comment-id)"),
         (
             ["--plan-comment-id", ""],
             "comment-id-missing",
-            "no plan comment id was given (plan-comment-id)",
+            "no plan comment id was given (--plan-comment-id)",
         ),
-        (["--plan-comment-id", "12x"], "error", "plan-comment-id '12x' is not a positive integer"),
+        (
+            ["--plan-comment-id", "12x"],
+            "error",
+            "--plan-comment-id '12x' is not a positive integer",
+        ),
         (
             ["--plan-comment-id", "5", "--slices-comment-id", "0", "--issue-number", "1"],
             "error",
-            "slices-comment-id '0' is not a positive integer",
+            "--slices-comment-id '0' is not a positive integer",
         ),
         (
             ["--plan-comment-id", "5", "--slices-comment-id", "auto"],
             "error",
-            "a sibling comment was supplied without an issue number: issue-number "
+            "a sibling comment was supplied without an issue number: --issue-number "
             "is required to check the sibling's identity",
         ),
         (
             ["--plan-comment-id", "5", "--timeout", "0"],
             "error",
-            "timeout '0' is not a whole number of seconds in 1..600",
+            "--timeout '0' is not a whole number of seconds in 1..600",
         ),
         (
             ["--plan-comment-id", "5", "--max-wait", "1.5"],
             "error",
-            "max-wait '1.5' is not a whole number of seconds in 0..3600",
+            "--max-wait '1.5' is not a whole number of seconds in 0..3600",
         ),
     ],
 )
@@ -304,12 +308,12 @@ def test_bad_repository_and_api_url_make_no_request(fake_github: FakeGitHub) -> 
     result, _, _ = lookup(fake_github, "--plan-comment-id", "5", at="current", repo="not a repo")
     assert result == {
         "status": "error",
-        "message": "repository 'not a repo' is not OWNER/NAME",
+        "message": "--repo 'not a repo' is not OWNER/NAME",
     }
     result, _, _ = lookup("ftp://example.com", "--plan-comment-id", "5")
     assert result == {
         "status": "error",
-        "message": "api-url 'ftp://example.com' is not an http(s) URL",
+        "message": "--api-url 'ftp://example.com' is not an http(s) URL",
     }
     assert fake_github.requests == []
 
@@ -537,6 +541,6 @@ def test_dot_repository_names_are_refused(fake_github: FakeGitHub, name: str) ->
     result, _, _ = lookup(fake_github, "--plan-comment-id", "5", at="current", repo=f"octo/{name}")
     assert result == {
         "status": "error",
-        "message": f"repository 'octo/{name}' is not OWNER/NAME",
+        "message": f"--repo 'octo/{name}' is not OWNER/NAME",
     }
     assert fake_github.requests == []

@@ -951,7 +951,7 @@ def test_an_api_url_that_cannot_be_used_is_an_error_without_a_request(
     result = json.loads(completed.stdout)
     assert (result["status"], result["message"], completed.returncode) == (
         "error",
-        f"api-url {api_url!r} cannot be used: {why}",
+        f"--api-url {api_url!r} cannot be used: {why}",
         1,
     )
 

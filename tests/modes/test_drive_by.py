@@ -32,7 +32,7 @@ from tests.modes.test_trust import (
 
 CAP = (
     "more than 20 authors of plan-like comments on issue #901 need a permission request: hide "
-    "(minimize) those comments, which costs nothing, or remove `write` from trusted-authors "
+    "(minimize) those comments, which costs nothing, or remove `write` from --trusted-authors "
     "and name planners with @login"
 )
 
@@ -260,7 +260,7 @@ def test_a_deleted_account_or_a_login_github_never_issues_is_refused_without_a_r
     result, code = lookup(fake_github, "--trusted-authors", "OWNER,MEMBER,write,@kevin")
     assert (result["status"], code) == ("plan-identity-mismatch", 1)
     assert result["message"] == (
-        f"comment {PLAN_ID} was written by {shown}, not a trusted author; trusted-authors is "
+        f"comment {PLAN_ID} was written by {shown}, not a trusted author; --trusted-authors is "
         "OWNER,MEMBER,write,@kevin"
     )
     assert fake_github.paths() == [comment_get(PLAN_ID)]

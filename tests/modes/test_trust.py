@@ -44,7 +44,7 @@ PLAN_901_ID = 7000000901
 SIBLING_901_ID = 7000000902  # the 901 spine's slice_comment_id
 DRIVE_BY_ID = 7000000999
 STAMP_901 = "2026-08-01T09:00:00Z"
-DEFAULT = "trusted-authors is OWNER,MEMBER,COLLABORATOR,write"
+DEFAULT = "--trusted-authors is OWNER,MEMBER,COLLABORATOR,write"
 #: What GitHub answers for the drive-by's permission on a public repository (and the fake).
 READ_ONLY = "permission read"
 #: A drive-by's "plan": the marker, a valid spine and a slice telling the agent what to run.
@@ -280,7 +280,7 @@ def test_write_answered_read_none_403_or_404_is_not_trusted(
     result, code = lookup(fake_github)
     note = (
         "; the token cannot read repository permissions (GitHub answers 403 to a token that "
-        "cannot push): @quiet-member in trusted-authors trusts that account without the request"
+        "cannot push): @quiet-member in --trusted-authors trusts that account without the request"
         if "403" in words
         else ""
     )
@@ -325,7 +325,7 @@ def test_a_policy_without_the_authors_association(fake_github: FakeGitHub) -> No
     assert (result, code) == (
         untrusted_plan(
             f"comment {PLAN_ID} was written by octo-maintainer (OWNER), not a trusted author; "
-            "trusted-authors is MEMBER,COLLABORATOR",
+            "--trusted-authors is MEMBER,COLLABORATOR",
             "octo-maintainer",
             "OWNER",
         ),
@@ -339,7 +339,7 @@ def test_a_missing_association_and_a_deleted_account(fake_github: FakeGitHub) ->
     assert (result, code) == (
         untrusted_plan(
             f"comment {PLAN_ID} was written by gone-quiet (association not reported), not a "
-            "trusted author; trusted-authors is OWNER,MEMBER,COLLABORATOR",
+            "trusted author; --trusted-authors is OWNER,MEMBER,COLLABORATOR",
             "gone-quiet",
             None,
         ),
@@ -361,17 +361,17 @@ def test_a_missing_association_and_a_deleted_account(fake_github: FakeGitHub) ->
 MALFORMED = [
     (
         "maintainers",
-        "trusted-authors: 'maintainers' is not a term (an author association such as OWNER, "
+        "--trusted-authors: 'maintainers' is not a term (an author association such as OWNER, "
         "MEMBER or COLLABORATOR, @login, write, or any alone)",
     ),
     (
         ",",
-        "trusted-authors ',' is an empty list: name at least one term (the default is "
+        "--trusted-authors ',' is an empty list: name at least one term (the default is "
         "OWNER,MEMBER,COLLABORATOR,write)",
     ),
     (
         "any,OWNER",
-        "trusted-authors: any trusts every author and cannot stand beside other terms (any,OWNER)",
+        "--trusted-authors: any trusts every author and cannot stand beside other terms (any,OWNER)",
     ),
 ]
 
@@ -407,17 +407,17 @@ def test_trusted_authors_with_a_local_body_is_a_usage_error() -> None:
         ]
     )
     assert completed.returncode == 2
-    assert completed.stderr.decode().endswith(
-        "error: --plan-body and --trusted-authors cannot be combined: choose one source\n"
+    refused = (
+        "error: --trusted-authors judges the authors of comments fetched from GitHub, and "
+        "--plan-body has no author: fetch the plan with --repo and --plan-comment-id instead\n"
     )
+    assert completed.stderr.decode().endswith(refused)
     for command in ("validate", "render"):
         completed = run_cli_in_process(
             [command, "--plan-body", str(EXAMPLES / "plan-878.md"), "--trusted-authors", "any"]
         )
         assert completed.returncode == 2
-        assert completed.stderr.decode().endswith(
-            "error: --plan-body and --trusted-authors cannot be combined\n"
-        )
+        assert completed.stderr.decode().endswith(refused)
 
 
 # ---- validate ----------------------------------------------------------------------------------
@@ -568,7 +568,7 @@ def test_render_by_id_of_an_untrusted_plan_draws_nothing(fake_github: FakeGitHub
     assert (markdown, code) == (
         "### ❌ frame-spine render: `plan-identity-mismatch` (exit code 1): a plan\n\n"
         f"> comment {PLAN_901_ID} was written by drive-by \\(NONE, permission read\\), not a "
-        "trusted author; trusted-authors is OWNER,MEMBER,COLLABORATOR,write\n\n"
+        "trusted author; --trusted-authors is OWNER,MEMBER,COLLABORATOR,write\n\n"
         f"| Repository | {REPO} |\n|:--|:--|\n"
         f"| Plan comment | [{PLAN_901_ID}](https://github.com/{REPO}/issues/901#issuecomment-"
         f"{PLAN_901_ID}) |\n"
@@ -602,7 +602,7 @@ def test_render_by_discovery_counts_the_comments_passed_over(fake_github: FakeGi
     assert (result["untrusted_plan_comments"], result["hidden_plan_comments"]) == (1, 0)
     markdown, _ = cli("render", fake_github, "--issue-number", "901", fmt="markdown")
     assert (
-        "| Passed over | 1 plan-like comment by an author outside trusted-authors (never the "
+        "| Passed over | 1 plan-like comment by an author outside --trusted-authors (never the "
         "plan) |\n" in markdown
     )
     assert EVIL_TEXT not in markdown

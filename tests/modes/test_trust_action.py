@@ -12,12 +12,10 @@ import pytest
 from frame_spine.step.report import OUTPUT_NAMES
 from tests.fake_github import DRIVE_BY, OWNER, REPO, TOKEN, FakeGitHub
 from tests.modes.test_trust import (
-    DEFAULT,
     DIGEST_878,
     DRIVE_BY_ID,
     EVIL_PLAN,
     EVIL_TEXT,
-    PASSED_OVER,
     PLAN_901_ID,
     PLAN_ID,
     READ_ONLY,
@@ -33,6 +31,12 @@ from tests.modes.test_trust import (
 )
 from tests.runner_env import ActionRun, run_action
 
+#: The action names its inputs (the command line: its flags; SPEC 9).
+DEFAULT = "trusted-authors is OWNER,MEMBER,COLLABORATOR,write"
+PASSED_OVER = (
+    f"comment {DRIVE_BY_ID} carries a <!-- plan-issue-901 --> line but was written by drive-by "
+    f"(NONE, {READ_ONLY}), not a trusted author ({DEFAULT}): passed over, it is not the plan"
+)
 PLAN_MESSAGE = (
     f"comment {PLAN_ID} was written by drive-by (NONE, {READ_ONLY}), not a trusted author; "
     f"{DEFAULT}"

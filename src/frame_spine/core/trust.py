@@ -11,7 +11,7 @@ import re
 from dataclasses import dataclass
 from enum import Enum
 
-from .shown import cut, quoted
+from .shown import cut, knob, quoted
 
 #: Every ``author_association`` value of the REST API, in GitHub's documentation order.
 ASSOCIATIONS = (
@@ -83,8 +83,8 @@ def parse_policy(value: str | None) -> TrustPolicy:
     terms = [term for term in _SEPARATORS.split(text) if term]
     if not terms:
         raise ValueError(
-            f"{_INPUT} {quoted(text)} is an empty list: name at least one term (the default is "
-            f"{DEFAULT_TRUSTED_AUTHORS})"
+            f"{knob(_INPUT)} {quoted(text)} is an empty list: name at least one term (the "
+            f"default is {DEFAULT_TRUSTED_AUTHORS})"
         )
     shown: dict[str, str] = {}  # each term once (logins ignoring case), as first written
     associations: set[str] = set()
@@ -107,12 +107,12 @@ def parse_policy(value: str | None) -> TrustPolicy:
             shown.setdefault("any", "any")
         else:
             raise ValueError(
-                f"{_INPUT}: {quoted(term)} is not a term (an author association such as "
+                f"{knob(_INPUT)}: {quoted(term)} is not a term (an author association such as "
                 "OWNER, MEMBER or COLLABORATOR, @login, write, or any alone)"
             )
     if trust_all and len(shown) > 1:
         raise ValueError(
-            f"{_INPUT}: any trusts every author and cannot stand beside other terms "
+            f"{knob(_INPUT)}: any trusts every author and cannot stand beside other terms "
             f"({','.join(shown.values())})"
         )
     return TrustPolicy(
@@ -228,7 +228,7 @@ def untrusted_message(
     OWNER,MEMBER,COLLABORATOR,write``; ``permission`` when it was asked."""
     message = (
         f"comment {comment_id} was written by {author_words(author, permission)}, not a "
-        f"trusted author; {_INPUT} is {policy.shown}"
+        f"trusted author; {knob(_INPUT)} is {policy.shown}"
     )
     return message + refused_note(author, permission)
 
@@ -240,5 +240,5 @@ def refused_note(author: Author, permission: Permission | None) -> str:
         return ""
     return (
         "; the token cannot read repository permissions (GitHub answers 403 to a token that "
-        f"cannot push): @{author.login} in {_INPUT} trusts that account without the request"
+        f"cannot push): @{author.login} in {knob(_INPUT)} trusts that account without the request"
     )

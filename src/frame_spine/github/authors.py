@@ -8,7 +8,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from ..core.shown import cut
+from ..core.shown import cut, knob
 from ..core.status import Failure, Status
 from ..core.timestamps import parse_instant
 from ..core.trust import (
@@ -60,8 +60,8 @@ def too_many_message(issue: int | None) -> str:
     where = f" on issue #{issue}" if issue is not None else ""
     return (
         f"more than {MAX_ASKED} authors of plan-like comments{where} need a permission "
-        "request: hide (minimize) those comments, which costs nothing, or remove `write` from "
-        "trusted-authors and name planners with @login"
+        f"request: hide (minimize) those comments, which costs nothing, or remove `write` from "
+        f"{knob('trusted-authors')} and name planners with @login"
     )
 
 
@@ -145,7 +145,7 @@ def passed_over_words(passed: list[Untrusted] | tuple[Untrusted, ...], policy: T
     return (
         f"{listed} {verb} passed over: not "
         f"{'a trusted author' if len(passed) == 1 else 'trusted authors'} "
-        f"(trusted-authors is {policy.shown})"
+        f"({knob('trusted-authors')} is {policy.shown})"
     )
 
 
@@ -215,7 +215,7 @@ def untrusted_edit(
     "Who last touched it"), ``None`` when every editor is trusted, or the failure of asking.
     Never raises."""
     policy = check.policy
-    shown = f"trusted-authors is {policy.shown}"
+    shown = f"{knob('trusted-authors')} is {policy.shown}"
     if edits is not None and edits.total > MAX_EDITS:
         return UntrustedEdit(
             f"comment {comment.id} has {edits.total} edits, more than the {MAX_EDITS} GitHub "

@@ -58,30 +58,6 @@ OUTPUT_NAMES = (
 )
 
 
-#: Every input of action.yml.
-INPUT_NAMES = (
-    "mode",
-    "token",
-    "repository",
-    "api-url",
-    "issue-number",
-    "plan-comment-id",
-    "slices-comment-id",
-    "step-id",
-    "generated-at",
-    "spine-digest",
-    "slice-file",
-    "fail-on",
-    "job-summary",
-    "timeout",
-    "max-wait",
-    "trusted-authors",
-    "issue-state",
-    "since",
-    "report-file",
-    "ports-dir",
-    "completed-steps",
-)
 #: The most UTF-8 bytes of one output value (under GitHub's 1 MiB, and under 1 MB).
 OUTPUT_LIMIT = 1_000_000
 #: GitHub shows at most this many annotations of each kind (error, warning, notice) per step.

@@ -16,6 +16,7 @@ from pydantic import BaseModel, ConfigDict
 
 from ..core.blocks import Block
 from ..core.plan import ScannedComments
+from ..core.shown import knob
 from ..core.status import Failure, Status
 from ..core.status import error as error_failure
 from ..inputs import ApiTarget, OptionalId, PointerId, parse_inputs
@@ -247,12 +248,13 @@ def parse_target(raw: Mapping[str, Any]) -> ValidateTarget | Failure:
     if target.plan_comment_id is None and target.issue_number is None:
         return Failure(
             Status.COMMENT_ID_MISSING,
-            "give a plan comment id (plan-comment-id), or an issue number to find "
-            "the newest plan comment on",
+            f"give a plan comment id ({knob('plan-comment-id')}), or an issue number "
+            f"({knob('issue-number')}) to find the newest plan comment on",
         )
     if target.plan_comment_id is None and target.slices_comment_id is not None:
         return error_failure(
-            "slices-comment-id needs plan-comment-id (discovery follows the spine)"
+            f"{knob('slices-comment-id')} needs {knob('plan-comment-id')} (discovery follows "
+            "the spine)"
         )
     return target
 

@@ -199,9 +199,13 @@ def test_text_format_is_a_table(fake_github: FakeGitHub) -> None:
 @pytest.mark.parametrize(
     ("extra", "message"),
     [
-        (["--state", "merged"], "issue-state 'merged' is not one of open, closed, all"),
-        (["--since", "yesterday"], "since 'yesterday' is not a timestamp (YYYY-MM-DDTHH:MM:SSZ)"),
-        (["--timeout", "0"], "timeout '0' is not a whole number of seconds in 1..600"),
+        (["--state", "merged"], "--state 'merged' is not one of open, closed, all"),
+        (
+            ["--since", "yesterday"],
+            "--since 'yesterday' is neither a timestamp (YYYY-MM-DDTHH:MM:SSZ) nor a duration "
+            "back from now (7d, 24h, 90m)",
+        ),
+        (["--timeout", "0"], "--timeout '0' is not a whole number of seconds in 1..600"),
     ],
 )
 def test_bad_audit_inputs(fake_github: FakeGitHub, extra: list[str], message: str) -> None:

@@ -110,10 +110,12 @@ def test_case_through_installed_online_cli(case: Case, fake_github: FakeGitHub) 
     check_online_cli(case, fake_github, run_cli)
 
 
-def untrusted(comment_id: int) -> str:
+def untrusted(comment_id: int, knob: str = "--trusted-authors") -> str:
+    """The refusal of a drive-by's comment, naming the policy as the caller set it (the
+    command line: its flag; the action: ``trusted-authors``)."""
     return (
         f"comment {comment_id} was written by drive-by (NONE, permission read), not a trusted "
-        "author; trusted-authors is OWNER,MEMBER,COLLABORATOR,write"
+        f"author; {knob} is OWNER,MEMBER,COLLABORATOR,write"
     )
 
 
@@ -242,6 +244,6 @@ def test_case_by_an_untrusted_author_through_action_entrypoint(
         return
     assert (run.outputs["status"], run.outputs["message"], run.outputs["slice"]) == (
         "plan-identity-mismatch",
-        untrusted(PLAN_ID),
+        untrusted(PLAN_ID, "trusted-authors"),
         "",
     )

@@ -239,9 +239,10 @@ def status_message(status: str, message: str) -> dict[str, Any]:
 
 
 NO_STAMP = "the sibling comment carries no <!-- frame-slices-generated-at: ... --> stamp line"
+#: As the library (and the action) names the settings; the command line names its flags.
 NO_SIBLING = (
     f"no sibling comment was supplied, but the spine's slices live in sibling comment {POINTER}: "
-    "pass its id (or body) and the issue number"
+    f"set slices-comment-id: {POINTER} (or auto) and issue-number"
 )
 NOT_IN_SPINE = "step {step} is not in the spine (its steps: {steps})"
 NO_BLOCK = "step {step} is in the spine but no frame-slice block for it is in {where}"
@@ -1494,4 +1495,17 @@ def test_result_text_missing_spine() -> None:
     result = run(plan("Prose."))
     assert result_text(result) == (
         "status: missing-spine\nmessage: no frame-spine block in the plan comment\n"
+    )
+
+
+def test_the_empty_sibling_is_named_as_the_command_line_calls_it() -> None:
+    from frame_spine.core.shown import naming
+    from frame_spine.declared import CLI_NAMES
+
+    with naming(CLI_NAMES):
+        result = run(plan(spine_block(SPLIT), slice_block("s1")))
+    assert result.message == (
+        f"no sibling comment was supplied, but the spine's slices live in sibling comment "
+        f"{POINTER}: set --slices-comment-id {POINTER} (or auto) and --issue-number (local "
+        "bodies: --slices-body)"
     )

@@ -208,17 +208,17 @@ def test_ready_holds_the_steps_not_done_whose_dependencies_are_done(
     [
         (
             "s1; s2",
-            "completed-steps: 's1;' is not a step id (expected s<digits> separated by commas "
+            "--completed-steps: 's1;' is not a step id (expected s<digits> separated by commas "
             "or whitespace, e.g. s1, s2)",
         ),
         (
             "1, 2",
-            "completed-steps: '1' is not a step id (expected s<digits> separated by commas or "
+            "--completed-steps: '1' is not a step id (expected s<digits> separated by commas or "
             "whitespace, e.g. s1, s2)",
         ),
         (
             "s1,s2#terminal",
-            "completed-steps: 's2#terminal' is not a step id (expected s<digits> separated by "
+            "--completed-steps: 's2#terminal' is not a step id (expected s<digits> separated by "
             "commas or whitespace, e.g. s1, s2)",
         ),
     ],

@@ -41,9 +41,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     from .online import audit_online
     from .render import audit_json, audit_text
 
-    target = parse_inputs(
-        AuditTarget, {**console.api_inputs(args), "issue-state": args.state, "since": args.since}
-    )
+    target = parse_inputs(AuditTarget, console.api_inputs(args))
     if isinstance(target, Failure):
         report = AuditReport.of_failure(target, str(args.repo))
     else:

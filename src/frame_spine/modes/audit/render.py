@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...core.shown import knob
 from ...markdown import (
     SUMMARY_LIMIT,
     CommentLink,
@@ -123,7 +124,7 @@ def audit_summary(
     passed = report.untrusted_plan_comments
     passed_line = (
         f"{plural(passed, 'plan-like comment')} by {'an author' if passed == 1 else 'authors'} "
-        "outside trusted-authors passed over (never classified)\n\n"
+        f"outside {knob('trusted-authors')} passed over (never classified)\n\n"
         if passed
         else ""
     )

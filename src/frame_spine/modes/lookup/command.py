@@ -82,9 +82,7 @@ def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     if len(sources) > 1:
         parser.error(f"{' and '.join(sources)} cannot be combined: choose one source")
     if sources and sources[0] != "--repo" and online_only:
-        parser.error(
-            f"{sources[0]} and {', '.join(online_only)} cannot be combined: choose one source"
-        )
+        console.mixed_sources(parser, sources[0], online_only)
     if args.slices_body is not None and args.plan_body is None:
         parser.error(console.SLICES_BODY_NEEDS_PLAN_BODY)
     console.check_one_stdin(parser, args)
@@ -94,22 +92,13 @@ def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) ->
     return online
 
 
-def _dispatch_inputs(args: argparse.Namespace) -> dict[str, str | None]:
-    """The dispatch inputs from the flags, by input name (SPEC 5)."""
-    return {
-        "step-id": args.step_id,
-        "generated-at": args.generated_at,
-        "spine-digest": args.spine_digest,
-        "issue-number": args.issue_number,
-    }
-
-
 def _lookup_local(args: argparse.Namespace) -> LookupResult:
     from ...core.status import Failure
+    from ...declared import raw_inputs
     from .models import LookupResult, parse_request
     from .rules import lookup
 
-    request = parse_request(_dispatch_inputs(args), has_sibling=args.slices_body is not None)
+    request = parse_request(raw_inputs(args, "lookup"), has_sibling=args.slices_body is not None)
     if isinstance(request, Failure):
         return LookupResult.of_failure(request)
     if args.comment_body_path is not None or args.comment_body_stdin:
@@ -131,14 +120,7 @@ def _lookup_online(args: argparse.Namespace) -> LookupResult:
     from .models import LookupResult, parse_online_inputs
     from .online import lookup_online
 
-    validated = parse_online_inputs(
-        {
-            **console.api_inputs(args),
-            **_dispatch_inputs(args),
-            "plan-comment-id": args.plan_comment_id,
-            "slices-comment-id": args.slices_comment_id,
-        }
-    )
+    validated = parse_online_inputs(console.api_inputs(args))
     if isinstance(validated, Failure):
         return LookupResult.of_failure(validated)
     target, request = validated

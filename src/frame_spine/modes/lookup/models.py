@@ -12,6 +12,7 @@ from typing import Any
 
 from pydantic import BaseModel, ConfigDict
 
+from ...core.shown import knob
 from ...core.status import Failure, Status, error
 from ...inputs import (
     ApiTarget,
@@ -106,12 +107,13 @@ class OnlineTarget(ApiTarget):
     slices_comment_id: SiblingId = None
 
 
-#: A sibling (an id, ``auto`` or a body) without an issue number (SPEC 5: it cannot be
-#: identity-checked), in the words of every place that refuses it.
-SIBLING_WITHOUT_ISSUE = (
-    "a sibling comment was supplied without an issue number: "
-    "issue-number is required to check the sibling's identity"
-)
+def sibling_without_issue() -> Failure:
+    """A sibling (an id, ``auto`` or a body) without an issue number (SPEC 5: it cannot be
+    identity-checked), in the words of every place that refuses it."""
+    return error(
+        "a sibling comment was supplied without an issue number: "
+        f"{knob('issue-number')} is required to check the sibling's identity"
+    )
 
 
 def parse_request(raw: Mapping[str, Any], *, has_sibling: bool = False) -> LookupRequest | Failure:
@@ -129,7 +131,7 @@ def parse_request(raw: Mapping[str, Any], *, has_sibling: bool = False) -> Looku
     """
     request = parse_inputs(LookupRequest, raw)
     if isinstance(request, LookupRequest) and has_sibling and request.issue_number is None:
-        return error(SIBLING_WITHOUT_ISSUE)
+        return sibling_without_issue()
     return request
 
 
@@ -151,7 +153,8 @@ def parse_online_inputs(raw: Mapping[str, Any]) -> tuple[OnlineTarget, LookupReq
     """
     plan_comment_id = raw.get("plan-comment-id")
     if plan_comment_id is None or not str(plan_comment_id).strip():
-        return Failure(Status.COMMENT_ID_MISSING, "no plan comment id was given (plan-comment-id)")
+        missing = f"no plan comment id was given ({knob('plan-comment-id')})"
+        return Failure(Status.COMMENT_ID_MISSING, missing)
     request = parse_request(raw)
     if isinstance(request, Failure):
         return request
@@ -159,5 +162,5 @@ def parse_online_inputs(raw: Mapping[str, Any]) -> tuple[OnlineTarget, LookupReq
     if isinstance(target, Failure):
         return target
     if target.slices_comment_id is not None and request.issue_number is None:
-        return error(SIBLING_WITHOUT_ISSUE)
+        return sibling_without_issue()
     return target, request

@@ -25,8 +25,15 @@ def report(step: StepContext) -> StepReport:
     report (outputs, summary, annotation), writing ``slice-file`` when set. Never raises."""
     settings = step.settings
     validated = parse_online_inputs(step.resolved_inputs())
-    if isinstance(validated, Failure):
-        return lookup_report(OnlineLookup(LookupResult.of_failure(validated)), settings)
+    if isinstance(validated, Failure):  # the log line names the step and comment as given
+        refused = OnlineLookup(LookupResult.of_failure(validated))
+        given = step.inputs
+        return lookup_report(
+            refused,
+            settings,
+            plan_comment_id=given.get("plan-comment-id") or None,
+            log_step_id=given.get("step-id") or None,
+        )
     target, request = validated
     outcome = lookup_online(target, request, step.fetcher(target))
     result = outcome.result
@@ -114,11 +121,12 @@ def lookup_report(
     settings: StepSettings | None,
     *,
     repository: str | None = None,
-    plan_comment_id: int | None = None,
+    plan_comment_id: int | str | None = None,
     sibling_comment_id: int | str | None = None,
     step_id: str | None = None,
     dispatched_generated_at: str | None = None,
     slice_path: str | None = None,
+    log_step_id: str | None = None,
 ) -> StepReport:
     """Turn a lookup's outcome into outputs, summary, log line, annotation and exit code.
 
@@ -170,7 +178,8 @@ def lookup_report(
         ),
         log_line=(
             f"frame-spine lookup: status {result.status.value} (exit code {result.exit_code}) "
-            f"for step {cut(step_id or '-')} of plan comment {plan_comment_id or '-'}"
+            f"for step {cut(step_id or log_step_id or '-')} of plan comment "
+            f"{cut(str(plan_comment_id or '-'))}"
         ),
         exit_code=exit_code,
         job_summary=settings.job_summary if settings is not None else True,

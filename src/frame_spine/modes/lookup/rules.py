@@ -10,14 +10,14 @@ from __future__ import annotations
 from ...core.blocks import SLICE, Block
 from ...core.identity import marker_problem
 from ...core.plan import CurrentSpine, ScannedComments, current_spine, scan_bodies
-from ...core.shown import cut
+from ...core.shown import cut, knob
 from ...core.slices import slice_step_id
 from ...core.spine_model import Spine
 from ...core.stamps import StampKind, read_stamp, verdict_message
 from ...core.status import Failure, Status
 from ...core.timestamps import parse_instant
 from ...inputs import CURRENT
-from .models import SIBLING_WITHOUT_ISSUE, LookupRequest, LookupResult
+from .models import LookupRequest, LookupResult, sibling_without_issue
 
 _STEP_LIST_LIMIT = 20
 
@@ -28,10 +28,7 @@ def identity_problem(request: LookupRequest, comments: ScannedComments) -> Looku
     plan_label = comments.label("plan")
     if comments.sibling is not None:
         if number is None:
-            return LookupResult(
-                status=Status.ERROR,
-                message=SIBLING_WITHOUT_ISSUE,
-            )
+            return LookupResult.of_failure(sibling_without_issue())
         problem = marker_problem(comments.sibling, "frame-slices", number)
         if problem is not None:
             if marker_problem(comments.plan, "plan-issue", number) is not None:
@@ -70,9 +67,13 @@ def _stamp_check(spine: Spine, digest: str, comments: ScannedComments) -> Lookup
 
     holder = comments.plan if comments.single_body else comments.sibling
     if holder is None:
+        sibling, issue = knob("slices-comment-id"), knob("issue-number")
+        cli = sibling.startswith("--")
+        setting = f"{sibling} {pointer}" if cli else f"{sibling}: {pointer}"
+        local = " (local bodies: --slices-body)" if cli else ""
         return unstamped(
-            f"no sibling comment was supplied, but the spine's slices live in sibling "
-            f"comment {pointer}: pass its id (or body) and the issue number"
+            f"no sibling comment was supplied, but the spine's slices live in sibling comment "
+            f"{pointer}: set {setting} (or auto) and {issue}{local}"
         )
     verdict = read_stamp(spine, holder)
     where = "the body" if comments.single_body else "the sibling comment"

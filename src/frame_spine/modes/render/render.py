@@ -12,6 +12,7 @@ import re
 from collections.abc import Sequence
 from typing import Any
 
+from ...core.shown import knob
 from ...core.status import Status
 from ...core.utf8 import utf8_size
 from ...markdown import (
@@ -255,7 +256,8 @@ def passed_over_line(count: int) -> str:
     plan-like comments by authors outside trusted-authors (never the plan)``."""
     return (
         f"{plural(count, 'plan-like comment')} by "
-        f"{'an author' if count == 1 else 'authors'} outside trusted-authors (never the plan)"
+        f"{'an author' if count == 1 else 'authors'} outside {knob('trusted-authors')} (never "
+        "the plan)"
     )
 
 
