@@ -132,6 +132,10 @@ class ApiSession:
         self._idle: list[Wire] = []
         self._headers = request_headers(settings.token)
 
+    def now(self) -> float:
+        """The time on the session's clock, epoch seconds."""
+        return self._clock()
+
     def refused(self, what: str) -> Failure | None:
         """The failure of a request about ``what`` that is never sent: certificates that
         cannot be loaded (``error``), no token or one a header cannot carry

@@ -180,6 +180,46 @@ def test_since_passes_through_and_siblings_are_fetched_by_id(fake_github: FakeGi
     ]
 
 
+@pytest.mark.parametrize(
+    ("since", "resolved"),
+    [
+        ("8d", "2026-04-26T14:30:00Z"),  # the fake clock starts at 2026-05-04T14:30:00Z
+        ("24h", "2026-05-03T14:30:00Z"),
+        ("90m", "2026-05-04T13:00:00Z"),
+        ("9999d", "1998-12-18T14:30:00Z"),
+        ("2026-03-01T00:00:00Z", "2026-03-01T00:00:00Z"),
+    ],
+)
+def test_since_takes_a_duration_back_from_the_start_and_the_report_gives_its_timestamp(
+    fake_github: FakeGitHub, tmp_path: Path, since: str, resolved: str
+) -> None:
+    report, code = audit(fake_github, "--state", "all", "--since", since)
+    assert (report["since"], code) == (resolved, 0)
+    assert parse_qs(fake_github.requests[0].query)["since"] == [resolved]
+    run = run_action_in_process(
+        tmp_path,
+        {"mode": "audit", "issue-state": "all", "since": since},
+        api_url=fake_github.url,
+        token=TOKEN,
+        repository=REPO,
+    )
+    assert json.loads(run.outputs["result"])["since"] == resolved
+    assert f"comments updated since {resolved}" in run.summary
+
+
+@pytest.mark.parametrize("since", ["10000d", "7w", "0x1d", "7 d", "1.5h"])
+def test_a_since_that_is_neither_is_an_error_naming_the_input(
+    fake_github: FakeGitHub, since: str
+) -> None:
+    report, code = audit(fake_github, "--since", since)
+    assert (report["status"], report["message"], code) == (
+        "error",
+        f"--since {since!r} is neither a timestamp (YYYY-MM-DDTHH:MM:SSZ) nor a duration back "
+        "from now (7d, 24h, 90m)",
+        1,
+    )
+
+
 def test_text_format_is_a_table(fake_github: FakeGitHub) -> None:
     fake_github.add_comment(11, plan(5, spine(None) + "\n\n" + slices()), 5)
     completed = run_cli(

@@ -23,7 +23,11 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         default="open",
         help="audit the plans on open or closed issues, or on all (then no issue is listed)",
     )
-    parser.add_argument("--since", metavar="TS", help="only comments updated since then")
+    parser.add_argument(
+        "--since",
+        metavar="TS|8d",
+        help="only comments updated since a timestamp, or that long ago (8d, 24h, 90m)",
+    )
     console.add_api_flags(parser, with_repo=False)
     parser.add_argument(
         "--format", choices=("text", "json"), default="text", help=help_text.FORMAT_TEXT_JSON

@@ -81,6 +81,7 @@ class AuditReport(BaseModel):
         plans: one row per plan, by issue number. counts: plans per state (every state).
         untrusted_plan_comments, hidden_plan_comments: how many plan-like comments the walks
             passed over in all, on issues with a plan and without (SPEC 6.1).
+        since: the timestamp the listing started from (``since``, a duration resolved).
         message: why, for a fetch failure.
     """
 
@@ -93,6 +94,7 @@ class AuditReport(BaseModel):
     counts: dict[str, int] = {}
     untrusted_plan_comments: int = 0
     hidden_plan_comments: int = 0
+    since: str | None = None
     message: str | None = None
 
     @property

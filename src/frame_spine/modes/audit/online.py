@@ -15,6 +15,7 @@ from ...core.blocks import scan_comment
 from ...core.status import Failure, Status
 from ...github.authors import AuthorCheck, Untrusted, UntrustedEdit, edited, untrusted_edit, walk
 from ...github.client import CommentFetcher
+from ...inputs import resolved_since
 from .models import AuditedPlan, AuditReport, AuditState, AuditTarget
 from .rules import Chosen, Kept, Listing, audit_plan, pointer_of, report_of, unusable_plan
 
@@ -29,7 +30,8 @@ def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
         too many, makes that issue ``undetermined``. Never raises.
     """
     repository = target.repository
-    listing = _listed(target, fetcher)
+    since = resolved_since(target.since, fetcher.session.now())
+    listing = _listed(target, since, fetcher)
     if isinstance(listing, Failure):
         return AuditReport.of_failure(listing, repository, fetcher.requests_made)
     authors = AuthorCheck(target.trusted_authors, fetcher)
@@ -44,10 +46,11 @@ def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
     rows += judged[1]
     while chosen:  # one plan read at a time, each let go as its row is made
         rows.append(audit_plan(chosen.pop()))
-    return report_of(repository, fetcher.requests_made, rows, passed, hidden)
+    report = report_of(repository, fetcher.requests_made, rows, passed, hidden)
+    return report.model_copy(update={"since": since})
 
 
-def _listed(target: AuditTarget, fetcher: CommentFetcher) -> Listing | Failure:
+def _listed(target: AuditTarget, since: str | None, fetcher: CommentFetcher) -> Listing | Failure:
     """The repository's comment listing (with the issue listing first, for a state)."""
     repository = target.repository
     issues: set[int] | None = None
@@ -60,7 +63,7 @@ def _listed(target: AuditTarget, fetcher: CommentFetcher) -> Listing | Failure:
                 return numbers
             issues.update(numbers)
     listing = Listing(target.trusted_authors, issues)
-    parameters: dict[str, Any] = {"since": target.since} if target.since else {}
+    parameters: dict[str, Any] = {"since": since} if since else {}
     for page in fetcher.pages("issues/comments", f"the issue comments of {repository}", parameters):
         if isinstance(page, Failure):
             return page

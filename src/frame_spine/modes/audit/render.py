@@ -27,8 +27,9 @@ def audit_dict(report: AuditReport) -> dict[str, Any]:
     ``message`` for a fetch failure); each plan with every key of SPEC 11 (``null`` when
     not known)."""
     shown = report.model_dump(mode="json")
-    if shown["message"] is None:
-        del shown["message"]
+    for key in ("since", "message"):
+        if shown[key] is None:
+            del shown[key]
     return shown
 
 
@@ -77,8 +78,9 @@ def audit_text(report: AuditReport) -> str:
         if report.untrusted_plan_comments
         else ""
     )
+    since = f" updated since {report.since}" if report.since is not None else ""
     lines.append(
-        f"{report.status}: {plural(len(report.plans), 'plan')} in {report.repository} "
+        f"{report.status}: {plural(len(report.plans), 'plan')}{since} in {report.repository} "
         f"({counts}){passed}; {plural(report.requests, 'request')}"
     )
     return "\n".join(lines) + "\n"
@@ -88,6 +90,9 @@ def audit_text(report: AuditReport) -> str:
 #: their icons: ❌ a lookup of the plan would fail, ⚠️ it would report a stale or unstamped
 #: sibling, ✅ fresh, a heavy minus sign no spine.
 _SHOWN_STATES = {
+    AuditState.UNTRUSTED_EDIT: "❌",
+    AuditState.HIDDEN: "❌",
+    AuditState.UNDETERMINED: "⚠️",
     AuditState.INVALID: "❌",
     AuditState.SIBLING_MISSING: "❌",
     AuditState.STALE_SIBLING: "⚠️",
@@ -96,6 +101,7 @@ _SHOWN_STATES = {
     AuditState.NO_SPINE: "\u2796",  # heavy minus sign
 }
 _STATE_RANK = {state: rank for rank, state in enumerate(_SHOWN_STATES)}
+_UNUSABLE = (AuditState.UNTRUSTED_EDIT, AuditState.HIDDEN, AuditState.UNDETERMINED)
 
 
 def audit_summary(
@@ -116,11 +122,14 @@ def audit_summary(
             "audit", report.status, report.exit_code, icon, message=report.message, facts=facts
         )
         return clip_utf8(head, limit)
-    counts = " · ".join(
+    counts = " · ".join(  # the states of revision 4 only when some plan is in one
         f"{shown} {state.value} {report.counts.get(state.value, 0)}"
         for state, shown in _SHOWN_STATES.items()
+        if report.counts.get(state.value) or state not in _UNUSABLE
     )
     detail = f"{plural(len(report.plans), 'plan')} in {escape_cell(report.repository)}"
+    if report.since is not None:
+        detail += f", comments updated since {escape_cell(report.since)}"
     passed = report.untrusted_plan_comments
     passed_line = (
         f"{plural(passed, 'plan-like comment')} by {'an author' if passed == 1 else 'authors'} "
