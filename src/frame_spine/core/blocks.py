@@ -1,13 +1,8 @@
-"""Block scanning: find ``frame-spine`` / ``frame-slice`` blocks and marker lines (SPEC 2).
+"""Block scanning (SPEC 2): ``frame-spine`` / ``frame-slice`` blocks and marker lines.
 
-Pure: text in, :class:`CommentScan` out. One pass over the comment, linear in its length even
-for adversarial input (thousands of unclosed heads, one 64 KB line): the searches for closers
-are memoised so no stretch of text is searched twice.
-
-Code (SPEC 2.4) is what GitHub shows as code: :mod:`.code_regions` computes it for the whole
-comment, on first need only (a body whose lines outside blocks hold no head and no marker line
-is never parsed). It decides one thing: whether a head or marker line outside any block is an
-example. Inside a block a payload line is payload and the closer search ignores code.
+One pass, linear in the comment's length even for adversarial input (thousands of unclosed
+heads, one 64 KB line): the closer searches are memoised so no stretch of text is searched
+twice, and code regions are computed on first need only.
 """
 
 from __future__ import annotations
@@ -24,8 +19,7 @@ MarkerKind = Literal["plan-issue", "frame-slices", "stamp"]
 SPINE: BlockName = "frame-spine"
 SLICE: BlockName = "frame-slice"
 
-# A line that can change the scanner's state: an HTML comment opener (head or marker line).
-# Everything else is skipped at C speed.
+# A line that can change the scanner's state (head or marker line); the rest is skipped.
 _CANDIDATE = re.compile(r"^[ \t]*<!--", re.MULTILINE)
 _HEAD = re.compile(r"[ \t]*<!--[ \t]*(frame-spine|frame-slice)(?=[ \t]|-->|$)")
 _BARE_REST = re.compile(r"[ \t]*-->[ \t]*")
@@ -38,17 +32,8 @@ _STAMP = "frame-slices-generated-at:"
 
 @dataclass(frozen=True, slots=True)
 class Block:
-    """One complete block found outside code (SPEC 2.4).
-
-    Attributes:
-        name: ``"frame-spine"`` or ``"frame-slice"``.
-        payload: the payload of SPEC 2.6 (leading/trailing blank lines removed, trailing
-            whitespace removed from its last line, everything else verbatim; LF line ends).
-        head_line: 1-based line of the head in the LF-normalised comment.
-        payload_line: 1-based line of the payload's first line (``head_line`` when the
-            payload starts on the head line or is empty).
-        bare: whether the head was the bare-marker form ``<!-- NAME -->`` (SPEC 2.5).
-    """
+    """One complete block outside code (SPEC 2.4-2.6); lines are 1-based in the normalised
+    comment, ``payload_line`` is ``head_line`` for an empty payload."""
 
     name: BlockName
     payload: str
@@ -59,12 +44,7 @@ class Block:
 
 @dataclass(frozen=True, slots=True)
 class HeadRef:
-    """A head that yields no block: unterminated (SPEC 2.7) or an example in code (SPEC 2.4).
-
-    Attributes:
-        name: ``"frame-spine"`` or ``"frame-slice"``.
-        line: 1-based line of the head in the LF-normalised comment.
-    """
+    """A head that yields no block: unterminated (SPEC 2.7) or an example in code (SPEC 2.4)."""
 
     name: BlockName
     line: int
@@ -72,15 +52,8 @@ class HeadRef:
 
 @dataclass(frozen=True, slots=True)
 class MarkerLine:
-    """A whole marker line outside code and blocks (SPEC 0, 2.4, 5 check 5, 6 steps 3-4).
-
-    Attributes:
-        kind: ``"plan-issue"`` (``<!-- plan-issue-N -->``), ``"frame-slices"``
-            (``<!-- frame-slices-N -->``) or ``"stamp"``
-            (``<!-- frame-slices-generated-at: T -->``).
-        value: the issue number's digits, or the stamp's value as written (may be malformed).
-        line: 1-based line in the LF-normalised comment.
-    """
+    """A whole marker line outside code and blocks (SPEC 0): ``value`` is the issue number's
+    digits, or the stamp's value as written."""
 
     kind: MarkerKind
     value: str
@@ -89,16 +62,7 @@ class MarkerLine:
 
 @dataclass(frozen=True, slots=True)
 class CommentScan:
-    """Everything the lookup and validate procedures need from one comment body.
-
-    Attributes:
-        text: the normalised body (SPEC 2.1).
-        blocks: complete blocks in comment order.
-        unterminated: heads without a closer, in comment order.
-        examples: block heads outside blocks that GitHub shows as code (examples, not
-            blocks: SPEC 2.4), in comment order.
-        markers: marker lines outside code and blocks, in comment order.
-    """
+    """One normalised comment body and what it holds, each in comment order."""
 
     text: str
     blocks: tuple[Block, ...]
@@ -107,30 +71,22 @@ class CommentScan:
     markers: tuple[MarkerLine, ...]
 
     def blocks_named(self, name: BlockName) -> list[Block]:
-        """Return the blocks called ``name``, in comment order."""
+        """The blocks called ``name``."""
         return [block for block in self.blocks if block.name == name]
 
     def holds_spine_head(self) -> bool:
-        """Whether the comment holds a ``frame-spine`` head that is not an example: a
-        complete block or an unterminated head (SPEC 2.4, 2.7)."""
+        """Whether the comment holds a ``frame-spine`` head that is not an example."""
         return any(block.name == SPINE for block in self.blocks) or any(
             head.name == SPINE for head in self.unterminated
         )
 
     def marker_values(self, kind: MarkerKind) -> list[str]:
-        """Return the values of the marker lines of ``kind``, in comment order."""
+        """The values of the marker lines of ``kind``."""
         return [marker.value for marker in self.markers if marker.kind == kind]
 
 
 def normalise_body(body: str) -> str:
-    """Normalise a comment body (SPEC 2.1): drop one leading U+FEFF; CRLF, then lone CR, to LF.
-
-    Args:
-        body: the comment body as fetched or read (``str``; may be empty).
-
-    Returns:
-        The normalised body. Never raises.
-    """
+    """A comment body normalised (SPEC 2.1)."""
     if body.startswith("\ufeff"):
         body = body[1:]
     if "\r" in body:
@@ -139,11 +95,8 @@ def normalise_body(body: str) -> str:
 
 
 class _FirstAtOrAfter:
-    """Memoised "first match at or after ``pos``" for monotonically increasing ``pos``.
-
-    Each call either reuses the previous answer (no match in between, by construction) or
-    searches from ``pos``; consecutive searches never overlap, so the total work is linear.
-    """
+    """Memoised "first match at or after ``pos``" for increasing ``pos``: searches never
+    overlap, so the total work is linear."""
 
     __slots__ = ("_found", "_from", "_pattern", "_text")
 
@@ -180,10 +133,7 @@ class _LineNumbers:
 
 
 def _clean_payload(raw: str, first_line: int) -> tuple[str, int]:
-    """Apply SPEC 2.6 to the raw text between head and closer.
-
-    Returns the payload and the 1-based line of its first line.
-    """
+    """The payload (SPEC 2.6) of the raw text between head and closer, and its first line."""
     lines = raw.split("\n")
     start = 0
     end = len(lines)
@@ -199,10 +149,7 @@ def _clean_payload(raw: str, first_line: int) -> tuple[str, int]:
 
 
 class _CodeCursor:
-    """Whether increasing line numbers are code lines; computes the regions on first call.
-
-    Walks the sorted ranges forward, so a scan's questions cost linear time in all.
-    """
+    """Whether increasing line numbers are code lines (regions computed on the first call)."""
 
     __slots__ = ("_at", "_ranges", "_text")
 
@@ -223,11 +170,7 @@ class _CodeCursor:
 
 
 def _marker_line(line: str, line_no: int) -> MarkerLine | None:
-    """Read a whole-line marker ``<!-- plan-issue-N -->``, ``<!-- frame-slices-N -->`` or
-    ``<!-- frame-slices-generated-at: T -->`` (spaces/tabs allowed around and inside).
-
-    Plain string operations, so an adversarial line costs time linear in its length.
-    """
+    """A whole-line marker, by plain string operations (linear in the line's length)."""
     text = line.strip(" \t")
     if not (text.startswith("<!--") and text.endswith("-->")) or len(text) < 7:
         return None
@@ -243,20 +186,7 @@ def _marker_line(line: str, line_no: int) -> MarkerLine | None:
 
 
 def scan_comment(body: str) -> CommentScan:
-    """Scan one comment body for blocks and marker lines (SPEC 2).
-
-    Args:
-        body: one comment body, raw or normalised (it is normalised here; SPEC 2.1).
-
-    Returns:
-        A :class:`CommentScan`. A head or marker line outside any block that GitHub shows as
-        code (SPEC 2.4) is an example: heads are listed in ``examples``, marker lines are
-        dropped. A head with no closer yields a :class:`HeadRef` in ``unterminated`` and
-        scanning resumes on the next line; after a block closes, scanning resumes on the line
-        after its closer. Payload lines and the closer search ignore code. Never raises; time
-        is linear in ``len(body)`` (the code regions are computed once, only when a head or
-        marker line outside blocks needs them).
-    """
+    """Scan one comment body, raw or normalised, for blocks and marker lines (SPEC 2)."""
     text = normalise_body(body)
     length = len(text)
     next_arrow = _FirstAtOrAfter(_ARROW, text)

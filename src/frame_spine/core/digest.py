@@ -1,7 +1,4 @@
-"""The spine digest (SPEC 7): hash elision of transport-only ``generated_at`` churn.
-
-Pure: a spine payload in, ``"sha256:<64 hex>"`` out.
-"""
+"""The spine digest (SPEC 7)."""
 
 from __future__ import annotations
 
@@ -17,19 +14,7 @@ DIGEST_PREFIX = "sha256:"
 
 
 def spine_digest(payload: str) -> str:
-    """Compute the digest of a spine payload (SPEC 7).
-
-    The payload is LF-normalised; every column-0 line matching ``generated_at\\s*:``
-    (case-insensitive) is removed; trailing spaces and tabs are stripped from every line;
-    trailing empty lines are dropped; the text ends with exactly one ``\\n``; the digest is
-    the lowercase hex SHA-256 of its UTF-8 bytes.
-
-    Args:
-        payload: the spine block's payload.
-
-    Returns:
-        ``"sha256:"`` followed by 64 lowercase hex digits. Never raises.
-    """
+    """The digest of a spine payload (SPEC 7): ``sha256:`` and 64 lowercase hex digits."""
     text = payload.replace("\r\n", "\n").replace("\r", "\n")
     lines = [line.rstrip(" \t") for line in text.split("\n") if not _GENERATED_AT_LINE.match(line)]
     while lines and not lines[-1]:
@@ -43,15 +28,6 @@ def spine_digest(payload: str) -> str:
 
 
 def normalise_digest(value: str) -> str | None:
-    """Normalise a dispatched digest (SPEC 7: accepted with or without ``sha256:``).
-
-    Args:
-        value: the digest input, surrounding whitespace already removed.
-
-    Returns:
-        ``"sha256:<64 lowercase hex>"``, or ``None`` when ``value`` is malformed.
-    """
+    """A dispatched digest as ``sha256:<64 lowercase hex>`` (SPEC 7), or ``None`` if malformed."""
     match = _DIGEST.fullmatch(value)
-    if match is None:
-        return None
-    return DIGEST_PREFIX + match.group(1).lower()
+    return None if match is None else DIGEST_PREFIX + match.group(1).lower()

@@ -1,8 +1,4 @@
-"""Plan frontmatter: the plan variant and ``spine-omitted`` (SPEC 1, 10).
-
-Pure: normalised text in, values out. The frontmatter is read outside code (SPEC 2.4): what
-GitHub shows as code is never frontmatter.
-"""
+"""Plan frontmatter (SPEC 10): its lines, the plan variant and ``spine-omitted``."""
 
 from __future__ import annotations
 
@@ -20,7 +16,7 @@ SPINELESS_VARIANTS = ("brief", "goal-contract")
 
 @dataclass(frozen=True, slots=True)
 class FrontmatterLine:
-    """One line inside the frontmatter: its 1-based line number and text (trailing ws kept)."""
+    """One line inside the frontmatter: its 1-based line number and text."""
 
     line: int
     text: str
@@ -34,23 +30,8 @@ def _unquote(value: str) -> str:
 
 
 def frontmatter_lines(text: str) -> list[FrontmatterLine]:
-    """Return the lines of the plan's frontmatter block, or ``[]`` when it has none.
-
-    The frontmatter is the first ``---`` ... ``---`` block after any leading blank lines and
-    HTML-comment lines (a comment spanning several lines is skipped whole), outside code, as
-    SPEC 10 says: when GitHub shows the opening ``---`` as code there is no frontmatter, the
-    block ends at the first later ``---`` line that is not code, and lines inside it that are
-    code (a fence within the frontmatter) are not frontmatter lines.
-
-    Args:
-        text: a normalised comment body (SPEC 2.1).
-
-    Returns:
-        The lines strictly between the two ``---`` lines that are not code, with their
-        1-based line numbers. Never raises; the code regions are computed only when an
-        opening ``---`` line is found.
-    """
-    # The leading lines, read from the text (a comment of many lines is skipped at once).
+    """The lines of a normalised body's frontmatter (SPEC 10) that are not code, or ``[]``
+    (code regions are computed only once an opening ``---`` line is found)."""
     length = len(text)
     pos = 0
     while True:
@@ -73,15 +54,14 @@ def frontmatter_lines(text: str) -> list[FrontmatterLine]:
     if text[pos:end].rstrip() != "---":
         return []
     lines = text.split("\n")
-    count = len(lines)
-    index = text.count("\n", 0, pos)
+    first = text.count("\n", 0, pos) + 1  # the opener's line number, the next line's index
     code = code_lines(text)
-    if index + 1 in code:
+    if first in code:
         return []
-    for end in range(index + 1, count):
+    for end in range(first, len(lines)):
         if lines[end].rstrip() == "---" and end + 1 not in code:
             return [
-                FrontmatterLine(n + 1, lines[n]) for n in range(index + 1, end) if n + 1 not in code
+                FrontmatterLine(n + 1, lines[n]) for n in range(first, end) if n + 1 not in code
             ]
     return []
 
@@ -89,15 +69,8 @@ def frontmatter_lines(text: str) -> list[FrontmatterLine]:
 def plan_variants(
     text: str, frontmatter: list[FrontmatterLine] | None = None
 ) -> list[tuple[int, str]]:
-    """Return every ``plan-variant:`` value in the frontmatter (quotes removed) with its line.
-
-    Args:
-        text: a normalised comment body.
-        frontmatter: its :func:`frontmatter_lines`, when already read.
-
-    Returns:
-        ``[(line, value), ...]`` in order; empty when there is no frontmatter or no variant.
-    """
+    """Every ``plan-variant:`` value (unquoted) with its line, in order (``frontmatter``: the
+    body's :func:`frontmatter_lines`, when already read)."""
     found: list[tuple[int, str]] = []
     for item in frontmatter_lines(text) if frontmatter is None else frontmatter:
         match = _VARIANT.fullmatch(item.text)
@@ -107,12 +80,8 @@ def plan_variants(
 
 
 def spine_omitted(text: str, frontmatter: list[FrontmatterLine] | None = None) -> int | None:
-    """Return the line of ``spine-omitted: plan-too-small`` (quoted or not) in the frontmatter
-    (``frontmatter``: its :func:`frontmatter_lines`, when already read).
-
-    Returns:
-        Its 1-based line number, or ``None`` when the frontmatter does not say so.
-    """
+    """The line of ``spine-omitted: plan-too-small`` (quoted or not) in the frontmatter, or
+    ``None``."""
     for item in frontmatter_lines(text) if frontmatter is None else frontmatter:
         match = _SPINE_OMITTED.fullmatch(item.text)
         if match is not None and _unquote(match.group(1)) == "plan-too-small":

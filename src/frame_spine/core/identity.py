@@ -1,11 +1,5 @@
-"""Identity checks (SPEC 6 steps 2a-4): is this comment the one for issue ``N``?
-
-Pure: a scanned comment (or a fetched comment's issue number) and the dispatched issue number
-in, a problem message (or ``None``) out. Markers count only as whole lines outside code
-(SPEC 2.4) and blocks, and only when they name exactly ``N`` (``plan-issue-0878`` is not issue
-878): a marker quoted in prose or shown in a code example, or copy-pasted next to another
-issue's marker, does not pass.
-"""
+"""Identity checks (SPEC 6 steps 2a-4): is this comment the one for issue ``N``? Markers count
+only as whole lines outside code and blocks, naming exactly ``N``."""
 
 from __future__ import annotations
 
@@ -16,18 +10,15 @@ _LABELS = {"plan-issue": "the plan comment", "frame-slices": "the sibling commen
 
 
 def carries_no(scan: CommentScan, label: str, line: str) -> str:
-    """The message for a comment lacking a line: ``"{label} carries no {line}"``, or, when the
-    body is empty or only whitespace, ``"{label} is empty, so it carries no {line}"`` (an
-    empty body is the usual cause: a failed ``gh api ... |`` pipe, a cleared comment)."""
+    """``"{label} carries no {line}"``, saying so when the body is empty (a failed pipe)."""
     if not scan.text.strip():
         return f"{label} is empty, so it carries no {line}"
     return f"{label} carries no {line}"
 
 
 def pointer_problem(given: int | None, pointer: str | None) -> str | None:
-    """A sibling id given (dispatched, or a flag) that is not the one the plan's spine points
-    at (``slice_comment_id``; SPEC 6 step 3, SPEC 10 ``sibling-identity-mismatch``): the
-    message, or ``None`` when either is absent or they agree."""
+    """Why a sibling id given is not the spine's ``slice_comment_id`` (SPEC 6 step 3), or
+    ``None`` when either is absent or they agree."""
     if given is None or pointer is None or str(given) == pointer:
         return None
     return (
@@ -44,22 +35,9 @@ def marker_problem(
     *,
     required: bool = True,
 ) -> str | None:
-    """Check a comment's ``<!-- {kind}-N -->`` marker lines against issue ``N``: the plan's
-    identity for ``"plan-issue"`` (SPEC 6 step 4), the sibling's for ``"frame-slices"``
-    (step 3).
-
-    Args:
-        scan: the scanned comment.
-        kind: ``"plan-issue"`` or ``"frame-slices"``.
-        issue_number: the dispatched issue number ``N``.
-        label: how the message names the comment ("the body", ...); by default "the plan
-            comment" or "the sibling comment" by ``kind``.
-        required: whether a marker for ``N`` must be present (else only foreign markers count).
-
-    Returns:
-        ``None`` when the markers agree with ``N``; otherwise the reason, for an identity
-        mismatch message. Digits are compared as written, so this never raises.
-    """
+    """Why a comment's ``<!-- {kind}-N -->`` marker lines do not name issue ``N`` alone (SPEC 6
+    steps 3-4), or ``None``. ``label`` names the comment; without ``required`` only foreign
+    markers count."""
     label = label if label is not None else _LABELS.get(kind, "the comment")
     wanted = str(issue_number)
     values = scan.marker_values(kind)
@@ -77,18 +55,8 @@ def marker_problem(
 def issue_number_problem(
     role: str, comment_id: int, actual: int | None, expected: int
 ) -> str | None:
-    """Check a fetched comment's issue (the ``N`` of its ``issue_url``) against issue ``N``
-    (SPEC 6 step 2a).
-
-    Args:
-        role: ``"plan"`` or ``"sibling"``, for the message.
-        comment_id: the comment's id. actual: the issue number of its ``issue_url``, or
-            ``None`` when it names none. expected: the dispatched issue number.
-
-    Returns:
-        ``None`` when they agree; otherwise the reason, for an identity mismatch (a status in
-        lookup, a finding in validate and audit).
-    """
+    """Why a fetched comment's issue (of its ``issue_url``) is not issue ``N`` (SPEC 6 step
+    2a), or ``None``."""
     if actual == expected:
         return None
     named = f"issue #{actual}" if actual is not None else "no issue"
@@ -98,8 +66,7 @@ def issue_number_problem(
 
 
 def hidden_problem(comment_id: int, hidden: bool, reason: str | None) -> str | None:
-    """Why a comment GitHub shows minimized is not the plan or sibling (SPEC 6.1), or
-    ``None`` when it is not hidden."""
+    """Why a minimized comment is not the plan or sibling (SPEC 6.1), or ``None``."""
     if not hidden:
         return None
     how = f"as {printable(reason)}" if reason else "(no reason given)"

@@ -1,21 +1,10 @@
-"""Inline lists ``[a, b]`` (SPEC 3), as the spine and slice blocks write them.
-
-Pure.
-"""
+"""Inline lists ``[a, b]`` (SPEC 3), as the spine and slice blocks write them."""
 
 from __future__ import annotations
 
 
 def parse_inline_list(value: str) -> tuple[str, ...] | None:
-    """Parse an inline list ``[a, b]`` (SPEC 3).
-
-    Args:
-        value: the text after the key's colon, stripped.
-
-    Returns:
-        The trimmed items (``()`` for ``[]``), or ``None`` when ``value`` is not an inline
-        list or has an empty item (``[a,,b]``, ``[a,]``) or a nested bracket.
-    """
+    """The trimmed items of an inline list (SPEC 3), or ``None`` when ``value`` is none."""
     if len(value) < 2 or value[0] != "[" or value[-1] != "]":
         return None
     inner = value[1:-1]
@@ -24,6 +13,4 @@ def parse_inline_list(value: str) -> tuple[str, ...] | None:
     if not inner.strip():
         return ()
     items = tuple([item.strip() for item in inner.split(",")])
-    if "" in items:
-        return None
-    return items
+    return None if "" in items else items

@@ -1,13 +1,11 @@
 """Port lanes (SPEC 14): which lane edges are kept and which are dropped.
 
-Pure: the spine's steps with their ``depends_on`` and its port lines in, :class:`Lanes` out
-(:func:`port_lanes`). How, without recursion: the strongly connected components of
-``depends_on`` (Kosaraju) are the nodes of a DAG whose topological order :class:`_Order` keeps
-as lane edges are added. An edge that agrees with the order costs nothing; one that does not
-searches from both ends at once, only among the nodes placed between them, and stops when
-either side runs out: then that side alone moves past the other end (positions are floats,
-renumbered when a gap wears out). The cost of an edge is about the smaller side, so a lane
-that runs against the starting order (two opposite chains) stays linear.
+Without recursion: the strongly connected components of ``depends_on`` (Kosaraju) are the
+nodes of a DAG whose topological order :class:`_Order` keeps as lane edges are added. An edge
+that agrees with the order costs nothing; one that does not searches from both ends at once,
+among the nodes placed between them, until either side runs out: that side alone moves past
+the other end (float positions, renumbered when a gap wears out). An edge costs about the
+smaller side, so a lane against the starting order (two opposite chains) stays linear.
 """
 
 from __future__ import annotations
@@ -22,14 +20,8 @@ from .spine_model import PortRoute, SpineSlice
 
 @dataclass(frozen=True, slots=True)
 class LaneConflict:
-    """A lane edge dropped because it would close a cycle (SPEC 14: ``lane-order-conflict``).
-
-    Attributes:
-        port: the port whose token list orders the two steps.
-        earlier: the step the port lists first. later: the step it lists next (repeats
-            removed), which already comes before ``earlier``.
-        line: the 1-based comment line of the port.
-    """
+    """A lane edge dropped because it would close a cycle (``lane-order-conflict``): the port
+    lists ``earlier`` then ``later``, which already comes before it."""
 
     port: str
     earlier: str
@@ -39,27 +31,16 @@ class LaneConflict:
 
 @dataclass(frozen=True, slots=True)
 class Lanes:
-    """The port lanes of a spine (SPEC 14).
-
-    Attributes:
-        before: each step's lane predecessors that were kept (step id -> step ids, each
-            once, in the order their edges were added); a step without any is absent.
-        conflicts: the lane edges dropped, in the order they were met.
-    """
+    """The port lanes of a spine: each step's kept lane predecessors (in the order added;
+    a step without any is absent) and the dropped edges, in the order met."""
 
     before: Mapping[str, tuple[str, ...]]
     conflicts: tuple[LaneConflict, ...]
 
 
 def port_lanes(depends_on: Mapping[str, Sequence[str]], ports: Sequence[PortRoute]) -> Lanes:
-    """The port lanes of a spine (SPEC 14): the lane edges kept and the ones dropped.
-
-    Args:
-        depends_on: every step in the spine (a key under ``slices:`` or the step of a port
-            token) -> its ``depends_on`` items (``()`` for a step named only in tokens);
-            items that are not keys are ignored (validate reports them).
-        ports: the spine's port lines, in any order.
-    """
+    """The port lanes (SPEC 14) of every step in the spine -> its ``depends_on`` (items not
+    among the keys are ignored) and of the port lines, in any order."""
     index = {step: number for number, step in enumerate(depends_on)}
     out: list[list[int]] = [[] for _ in index]
     for step, items in enumerate(depends_on.values()):
@@ -85,8 +66,7 @@ def port_lanes(depends_on: Mapping[str, Sequence[str]], ports: Sequence[PortRout
 
 
 def _components(out: Sequence[Sequence[int]]) -> list[int]:
-    """Each node's strongly connected component (Kosaraju, iterative), numbered in a
-    topological order of the components (nodes without edges in their own order)."""
+    """Each node's strongly connected component, numbered in a topological order."""
     count = len(out)
     into: list[list[int]] = [[] for _ in out]
     for node, targets in enumerate(out):
@@ -125,8 +105,8 @@ def _components(out: Sequence[Sequence[int]]) -> list[int]:
 
 
 class _Order:
-    """A DAG on ``0 .. count-1`` (numbered in a topological order) and a topological order of
-    it, ``position``, kept as edges are added (the module's notes)."""
+    """A DAG on ``0 .. count-1`` and a topological order of it, ``position``, kept as edges
+    are added."""
 
     def __init__(self, count: int) -> None:
         self.position: list[float] = [float(node) for node in range(count)]
@@ -134,8 +114,7 @@ class _Order:
         self.into: list[list[int]] = [[] for _ in range(count)]
 
     def add(self, source: int, target: int) -> bool:
-        """Add ``source -> target`` and return ``True``, or return ``False`` (nothing added)
-        when it would close a cycle."""
+        """Add ``source -> target``, or return ``False`` when it would close a cycle."""
         if source == target:
             return False
         if self.position[source] >= self.position[target]:
@@ -149,8 +128,7 @@ class _Order:
 
     def _search(self, source: int, target: int) -> tuple[set[int], float, float] | None:
         """``None`` when ``target`` reaches ``source``; else the nodes of the side that ran out
-        (what ``target`` reaches, or what reaches ``source``, among the nodes placed between
-        them) and the open interval of positions they may move to."""
+        and the open interval of positions they may move to."""
         position, out, into = self.position, self.out, self.into
         low, high = position[target], position[source]
         ahead, behind = {target}, {source}
@@ -179,9 +157,8 @@ class _Order:
                     backward.append(node)
 
     def _place(self, nodes: set[int], low: float, high: float) -> None:
-        """Move ``nodes``, in their present order, to positions strictly between ``low`` and
-        ``high`` (an infinite end: as near the other as they fit). When floats cannot tell
-        the new positions apart, every position is first renumbered (order kept)."""
+        """Move ``nodes``, in order, strictly between ``low`` and ``high``, renumbering every
+        position first when floats cannot tell the new ones apart."""
         count = len(nodes)
         while True:
             top = high if high < inf else low + count + 1
@@ -197,16 +174,13 @@ class _Order:
             self.position[node] = place
 
 
-#: The last :func:`spine_lanes` answer, by the identity of its arguments: validate's rules and
-#: its matrix (render's graph, too) ask about the same parsed spine.
+#: The last :func:`spine_lanes` answer, by the identity of its arguments.
 _last: list[tuple[Sequence[PortRoute], Sequence[SpineSlice], Lanes]] = []
 
 
 def spine_lanes(ports: Sequence[PortRoute], slices: Sequence[SpineSlice]) -> Lanes:
-    """:func:`port_lanes` of a spine's port lines and ``slices:`` entries (SPEC 14): every
-    step in the spine, its ``depends_on`` from its entry (``()`` for a step named only in
-    port tokens). Asked twice in a row about the same (identical) sequences, it answers from
-    memory."""
+    """:func:`port_lanes` of a spine's ports and slices; asked twice in a row about the same
+    sequences (validate's rules, its matrix, render), it answers from memory."""
     if _last and _last[0][0] is ports and _last[0][1] is slices:
         return _last[0][2]
     depends_on: dict[str, Sequence[str]] = {entry.step: entry.depends_on for entry in slices}

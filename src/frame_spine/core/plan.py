@@ -1,9 +1,5 @@
-"""A plan and its sibling, scanned, and the one spine they hold (SPEC 2.2, SPEC 5 checks 1-3).
-
-Pure: comment bodies in, :class:`ScannedComments` out; :func:`current_spine` finds and parses
-the one spine or says, as a :class:`~frame_spine.core.status.Failure`, why there is none
-(every mode asks this the same way: lookup, validate, audit, render).
-"""
+"""A plan and its sibling, scanned (SPEC 2.2), and the one spine they hold (SPEC 5 checks 1-3),
+found the same way by every mode."""
 
 from __future__ import annotations
 
@@ -21,14 +17,7 @@ from .status import Failure, Status
 
 @dataclass(frozen=True, slots=True)
 class ScannedComments:
-    """The scanned plan and, when present, sibling (SPEC 2.2: plan blocks come first).
-
-    Attributes:
-        plan: the plan comment, or the one pre-concatenated body when ``single_body``.
-        sibling: the sibling comment, or ``None``.
-        single_body: whether ``plan`` is one pre-concatenated body (CLI
-            ``--comment-body-path``): then the stamp may be anywhere in it.
-    """
+    """The scanned plan (or the one pre-concatenated body, ``single_body``) and sibling."""
 
     plan: CommentScan
     sibling: CommentScan | None = None
@@ -48,41 +37,24 @@ class ScannedComments:
         return self.plan
 
     def holds_spine_head(self) -> bool:
-        """Whether any comment holds a ``frame-spine`` head that is not an example: a complete
-        block or an unterminated head (SPEC 2.4, 2.7)."""
+        """Whether any comment holds a ``frame-spine`` head that is not an example."""
         return any(scan.holds_spine_head() for _comment, scan in self.comments())
 
     def searched(self) -> str:
         """How messages name everything searched: "the plan comment or its sibling", ..."""
-        if self.sibling is not None:
-            return "the plan comment or its sibling"
-        return self.label("plan")
+        return "the plan comment or its sibling" if self.sibling is not None else self.label("plan")
 
     def label(self, comment: str) -> str:
         """How messages name a comment: "the plan comment", "the sibling comment", "the body"."""
-        if self.single_body:
-            return "the body"
-        return f"the {comment} comment"
+        return "the body" if self.single_body else f"the {comment} comment"
 
 
 def scan_bodies(
     plan: str, sibling: str | None = None, *, single_body: bool = False
 ) -> ScannedComments:
-    """Scan the plan (and sibling) bodies (SPEC 2).
-
-    Args:
-        plan: the plan comment body, or one pre-concatenated body when ``single_body``.
-        sibling: the sibling comment body, or ``None`` when no sibling was supplied.
-        single_body: ``plan`` is one pre-concatenated body (``sibling`` must be ``None``).
-
-    Returns:
-        :class:`ScannedComments`. Never raises.
-    """
-    return ScannedComments(
-        plan=scan_comment(plan),
-        sibling=None if sibling is None else scan_comment(sibling),
-        single_body=single_body,
-    )
+    """Scan the plan (and sibling) bodies (SPEC 2)."""
+    scanned = None if sibling is None else scan_comment(sibling)
+    return ScannedComments(scan_comment(plan), scanned, single_body)
 
 
 def shorten(text: str) -> str:
@@ -96,22 +68,14 @@ def _line_text(scan: CommentScan, line: int) -> str:
 
 
 class NoSpine(Enum):
-    """Why scanned comments hold no spine (SPEC 5 check 1; SPEC 13), the first that applies
-    in this order (:func:`no_spine_reason`)."""
+    """Why scanned comments hold no spine, the first that applies in this order."""
 
-    #: The plan is a spineless-by-design variant (``brief``, ``goal-contract``).
-    VARIANT = "variant"
-    #: The plan says ``spine-omitted: plan-too-small``.
-    OMITTED = "omitted"
-    #: Every ``frame-spine`` head is a code example (SPEC 2.4).
-    EXAMPLES = "examples"
-    #: The comment bodies are empty.
-    EMPTY = "empty"
-    #: No ``frame-spine`` block, and a ``plan-variant:`` that names no variant (a typo such
-    #: as ``breif``; validate's ``unknown-variant``).
-    UNKNOWN_VARIANT = "unknown-variant"
-    #: No ``frame-spine`` block at all (a legacy prose plan).
-    ABSENT = "absent"
+    VARIANT = "variant"  #: a spineless-by-design variant
+    OMITTED = "omitted"  #: ``spine-omitted: plan-too-small``
+    EXAMPLES = "examples"  #: every ``frame-spine`` head is a code example
+    EMPTY = "empty"  #: the comment bodies are empty
+    UNKNOWN_VARIANT = "unknown-variant"  #: a ``plan-variant:`` that names no variant
+    ABSENT = "absent"  #: no ``frame-spine`` block at all (a legacy prose plan)
 
 
 def spineless_variant(comments: ScannedComments) -> str | None:
@@ -123,8 +87,7 @@ def spineless_variant(comments: ScannedComments) -> str | None:
 
 
 def no_spine_reason(comments: ScannedComments) -> NoSpine:
-    """Why comments that hold no spine block hold none: the one decision every mode words
-    its own way (lookup and validate: :func:`missing_spine_message`; render its own)."""
+    """Why comments that hold no spine block hold none (each mode words it its own way)."""
     if spineless_variant(comments) is not None:
         return NoSpine.VARIANT
     if spine_omitted(comments.plan.text) is not None:
@@ -132,17 +95,13 @@ def no_spine_reason(comments: ScannedComments) -> NoSpine:
     examples = [head for _name, scan in comments.comments() for head in scan.examples]
     if any(head.name == SPINE for head in examples):
         return NoSpine.EXAMPLES
-    if not comments.plan.text.strip() and (
-        comments.sibling is None or not comments.sibling.text.strip()
-    ):
+    if not any(scan.text.strip() for _name, scan in comments.comments()):
         return NoSpine.EMPTY
     if plan_variants(comments.plan.text):  # none is brief/goal-contract (checked first)
         return NoSpine.UNKNOWN_VARIANT
     return NoSpine.ABSENT
 
 
-#: :func:`missing_spine_message`'s wording of each :class:`NoSpine` (``{variant}``: the
-#: variant, ``{searched}``: :meth:`ScannedComments.searched`).
 _MISSING_SPINE = {
     NoSpine.VARIANT: "no frame-spine block: the plan is a {variant} variant "
     "(plan-variant: {variant}), which carries no spine by design",
@@ -156,9 +115,8 @@ _MISSING_SPINE = {
 
 
 def no_spine_wording(comments: ScannedComments, wording: dict[NoSpine, str]) -> str:
-    """The message of :func:`no_spine_reason` in ``wording`` (one template per reason, with
-    ``{variant}``: the variant, or the unknown value shortened, and ``{searched}``:
-    :meth:`ScannedComments.searched`)."""
+    """:func:`no_spine_reason` in ``wording`` (``{variant}``: the variant or the unknown value,
+    ``{searched}``: :meth:`ScannedComments.searched`)."""
     reason = no_spine_reason(comments)
     variant = None
     if reason is NoSpine.VARIANT:
@@ -169,8 +127,7 @@ def no_spine_wording(comments: ScannedComments, wording: dict[NoSpine, str]) -> 
 
 
 def missing_spine_message(comments: ScannedComments) -> str:
-    """Say why the comments hold no spine (SPEC 5 check 1): a spineless variant,
-    ``spine-omitted``, code examples only (SPEC 2.4), an empty body, or no block at all."""
+    """Why the comments hold no spine, in lookup's and validate's words (SPEC 5 check 1)."""
     return no_spine_wording(comments, _MISSING_SPINE)
 
 
@@ -207,10 +164,8 @@ def _find_spine(comments: ScannedComments) -> tuple[Block, CommentScan, str] | F
             f"line {block.head_line} of {comments.label(comment)}"
             for block, _scan, comment in found
         )
-        return Failure(
-            Status.INVALID_SPINE,
-            f"{len(found)} frame-spine blocks ({where}); exactly one is allowed",
-        )
+        message = f"{len(found)} frame-spine blocks ({where}); exactly one is allowed"
+        return Failure(Status.INVALID_SPINE, message)
     for comment, scan in comments.comments():
         for head in scan.unterminated:
             if head.name == SPINE:
@@ -220,12 +175,7 @@ def _find_spine(comments: ScannedComments) -> tuple[Block, CommentScan, str] | F
 
 @dataclass(frozen=True, slots=True)
 class CurrentSpine:
-    """The one valid spine of a plan (SPEC 5 checks 1-3 passed).
-
-    Attributes:
-        spine: the parsed spine; block: its block; comment: ``"plan"`` or ``"sibling"``;
-        digest: its SPEC 7 digest (``sha256:<hex>``).
-    """
+    """The one valid spine of a plan, its block, comment and digest (SPEC 5 checks 1-3 passed)."""
 
     spine: Spine
     block: Block
@@ -234,21 +184,13 @@ class CurrentSpine:
 
 
 def current_spine(comments: ScannedComments) -> CurrentSpine | Failure:
-    """Find and parse the one spine (SPEC 5 checks 1-3).
-
-    Returns:
-        The :class:`CurrentSpine`, or a ``missing-spine`` / ``invalid-spine`` result whose
-        message says why (no block, code examples only, a spineless variant, an
-        unterminated head, several spines, or the first offending line). Never raises.
-    """
+    """Find and parse the one spine (SPEC 5 checks 1-3), or say why there is none."""
     found = _find_spine(comments)
     if isinstance(found, Failure):
         return found
     block, scan, comment = found
     parsed = parse_spine(block.payload, block.payload_line)
     if parsed.spine is None:
-        return Failure(
-            Status.INVALID_SPINE,
-            _invalid_spine_message(comments, scan, comment, parsed.problems[0]),
-        )
+        message = _invalid_spine_message(comments, scan, comment, parsed.problems[0])
+        return Failure(Status.INVALID_SPINE, message)
     return CurrentSpine(parsed.spine, block, comment, spine_digest(block.payload))

@@ -1,9 +1,6 @@
 """How a message shows what it did not write (SPEC 8 "Values quoted in messages") and names
-a setting (SPEC 9).
-
-Pure, but for two hooks the entry points set: the run's token redaction
-(:func:`redact_with`: a value is redacted before it is cut, as a cut first could leave a
-token's prefix), and how settings are named (:func:`naming`: flags on the command line).
+a setting (SPEC 9). Pure, but for two hooks the entry points set: the run's token redaction
+(redacted before cut: a cut first could leave a token's prefix) and how settings are named.
 """
 
 from __future__ import annotations
@@ -24,8 +21,7 @@ def redact_with(redact: Callable[[str], str]) -> None:
 
 
 def cut(text: str, limit: int = LONGEST) -> str:
-    """``text`` redacted, then cut to ``limit`` characters, the last three ``...`` when it
-    was longer."""
+    """``text`` redacted, then cut to ``limit`` characters (ending ``...`` when longer)."""
     text = _redact(text)
     return text if len(text) <= limit else text[: limit - 3] + "..."
 
@@ -36,8 +32,7 @@ def quoted(text: str) -> str:
 
 
 def printable(text: str, limit: int = LONGEST) -> str:
-    """``text`` on one line of printable characters, others as ``\\xNN``/``\\uNNNN`` escapes
-    (a value from a server or a comment must not break or forge a line), then :func:`cut`."""
+    """``text`` on one line, unprintable characters escaped (no broken or forged line), cut."""
     return cut("".join(char if char.isprintable() else ascii(char)[1:-1] for char in text), limit)
 
 
@@ -46,8 +41,7 @@ _knobs: Mapping[str, str] = {}
 
 @contextmanager
 def naming(knobs: Mapping[str, str]) -> Iterator[None]:
-    """Within the block, messages name each setting as ``knobs`` maps its input name (the
-    command line: its flags); outside it, by the action's input name (SPEC 9)."""
+    """Within the block, messages name settings as ``knobs`` maps input names (SPEC 9)."""
     global _knobs
     saved, _knobs = _knobs, knobs
     try:
@@ -57,13 +51,11 @@ def naming(knobs: Mapping[str, str]) -> Iterator[None]:
 
 
 def name_as(name: str, shown: str) -> None:
-    """Within the current :func:`naming` block, name ``name`` as ``shown`` (the command line's
-    API URL when it came from ``GITHUB_API_URL``)."""
+    """Within the current :func:`naming` block, name ``name`` as ``shown``."""
     global _knobs
     _knobs = {**_knobs, name: shown}
 
 
 def knob(name: str) -> str:
-    """The setting ``name`` (an action input) as the caller set it: ``--state`` for
-    ``issue-state`` on the command line."""
+    """The setting ``name`` (an action input) as the caller set it (``--state``)."""
     return _knobs.get(name, name)

@@ -1,9 +1,4 @@
-"""The spine grammar (SPEC 3): a strict line grammar, not general YAML.
-
-Pure: a spine payload in, a :class:`~.spine_model.SpineParse` out (the result types are in
-:mod:`frame_spine.core.spine_model`). Every violation is reported as a
-:class:`~.spine_model.SpineProblem` with the comment line it sits on; parsing never raises.
-"""
+"""The spine grammar (SPEC 3): a payload in, a :class:`~.spine_model.SpineParse` out."""
 
 from __future__ import annotations
 
@@ -43,46 +38,38 @@ class _SliceDraft:
 
 
 def _finish_slice(draft: _SliceDraft, problems: list[SpineProblem]) -> SpineSlice | None:
-    values: dict[str, object] = {}
-    ok = True
+    step, known = draft.step, len(problems)
     for key in (*_LIST_PROPERTIES, "cycle"):
         if key not in draft.properties:
-            problems.append(SpineProblem(draft.line, f"slice {draft.step} has no {key}"))
-            ok = False
+            problems.append(SpineProblem(draft.line, f"slice {step} has no {key}"))
+    lists: dict[str, tuple[str, ...]] = {}
+    cycle, terminal = 0, None
     for key, raw in draft.properties.items():
         line = draft.lines[key]
         if key in _LIST_PROPERTIES:
             items = parse_inline_list(raw)
             if items is None:
-                problems.append(SpineProblem(line, f"{key} of {draft.step} is not an inline list"))
-                ok = False
-            values[key] = items
-        elif key == "cycle":
-            if not _DIGITS.fullmatch(raw):
-                problems.append(
-                    SpineProblem(line, f"cycle of {draft.step} is not a non-negative integer")
-                )
-                ok = False
+                problems.append(SpineProblem(line, f"{key} of {step} is not an inline list"))
             else:
-                values[key] = int(raw)
+                lists[key] = items
+        elif key == "cycle":
+            if _DIGITS.fullmatch(raw):
+                cycle = int(raw)
+            else:
+                problems.append(
+                    SpineProblem(line, f"cycle of {step} is not a non-negative integer")
+                )
         elif key == "terminal":
             if raw not in ("true", "false"):
-                problems.append(SpineProblem(line, f"terminal of {draft.step} is not true/false"))
-                ok = False
-            values[key] = raw == "true"
-    if not ok:
+                problems.append(SpineProblem(line, f"terminal of {step} is not true/false"))
+            terminal = raw == "true"
+    if len(problems) > known:
         return None
-    ac_refs = values["ac_refs"]
-    depends_on = values["depends_on"]
-    cycle = values["cycle"]
-    terminal = values.get("terminal")
-    assert isinstance(ac_refs, tuple) and isinstance(depends_on, tuple)
-    assert isinstance(cycle, int) and (terminal is None or isinstance(terminal, bool))
     return SpineSlice(
-        step=draft.step,
+        step=step,
         line=draft.line,
-        ac_refs=ac_refs,
-        depends_on=depends_on,
+        ac_refs=lists["ac_refs"],
+        depends_on=lists["depends_on"],
         cycle=cycle,
         terminal=terminal,
         properties=draft.properties,
@@ -99,18 +86,14 @@ def _parse_tokens(value: str) -> tuple[PortToken, ...] | str:
         match = _TOKEN.fullmatch(item)
         if match is None:
             return f"has a malformed port token {item!r} (expected sN[#cycle:K][#terminal])"
-        cycle = match.group(2)
-        tokens.append(
-            PortToken(
-                match.group(1), None if cycle is None else int(cycle), match.group(3) is not None
-            )
-        )
+        step, cycle, terminal = match.groups()
+        tokens.append(PortToken(step, None if cycle is None else int(cycle), terminal is not None))
     return tuple(tokens)
 
 
 class _Reader:
-    """Reads a spine payload line by line (SPEC 3), collecting every problem; each kind of
-    line has its method, and :meth:`finish` checks what the whole spine needs."""
+    """Reads a spine payload line by line, collecting every problem; :meth:`finish` checks
+    what the whole spine needs."""
 
     def __init__(self) -> None:
         self.problems: list[SpineProblem] = []
@@ -128,12 +111,8 @@ class _Reader:
         self.problems.append(SpineProblem(line, message))
 
     def read(self, payload: str, first_line: int) -> None:
-        """Read every line of ``payload`` (its first line is comment line ``first_line``).
-
-        A slice property line (four spaces, ``key: value``, under an ``sN:`` entry; most
-        lines of a large spine) is read here at once; any other line, or one that needs a
-        problem reported, goes through :meth:`line`, which gives the same answer for it.
-        """
+        """Read every line of ``payload``: a slice property line (most of a large spine) at
+        once, any other line, or one with a problem, through :meth:`line`."""
         property_line = _PROPERTY_LINE.fullmatch
         line_no = first_line - 1
         for raw_line in payload.split("\n"):
@@ -299,21 +278,8 @@ class _Reader:
 
 @lru_cache(maxsize=4)
 def parse_spine(payload: str, first_line: int = 1) -> SpineParse:
-    """Parse a spine payload (SPEC 3), collecting every problem.
-
-    The last few answers are remembered (the result is immutable by convention, and the
-    same spine is read by validate's rules, its matrix and render's picture alike).
-
-    Args:
-        payload: the spine block's payload (LF line ends; SPEC 2.6).
-        first_line: the 1-based comment line of the payload's first line, so problems point
-            into the comment.
-
-    Returns:
-        :class:`SpineParse` with the :class:`Spine` when there is no problem, else ``None``
-        and the problems in line order (whole-spine problems, ``line=None``, last).
-        Never raises.
-    """
+    """Parse a spine payload whose first line is comment line ``first_line`` (SPEC 3). The
+    last answers are remembered: validate's rules, its matrix and render read the same spine."""
     reader = _Reader()
     reader.read(payload, first_line)
     return reader.finish()

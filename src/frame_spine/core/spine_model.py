@@ -1,9 +1,4 @@
-"""The shape of a parsed spine (SPEC 3): the :class:`Spine`, its port lines and slice entries,
-and the outcome of :func:`~frame_spine.core.spine.parse_spine` (:class:`SpineParse`, with
-every :class:`SpineProblem`).
-
-Pure data: frozen dataclasses, no parsing (the grammar is :mod:`frame_spine.core.spine`).
-"""
+"""The shape of a parsed spine (SPEC 3), as :func:`~frame_spine.core.spine.parse_spine` gives it."""
 
 from __future__ import annotations
 
@@ -14,13 +9,7 @@ from .timestamps import Instant
 
 @dataclass(frozen=True, slots=True)
 class PortToken:
-    """A port token ``sN[#cycle:K][#terminal]`` (SPEC 3).
-
-    Attributes:
-        step: the step id (``"s8"``).
-        cycle: ``K`` of ``#cycle:K``, or ``None``.
-        terminal: whether ``#terminal`` is present.
-    """
+    """A port token ``sN[#cycle:K][#terminal]`` (SPEC 3)."""
 
     step: str
     cycle: int | None
@@ -38,17 +27,8 @@ class PortRoute:
 
 @dataclass(frozen=True, slots=True)
 class SpineSlice:
-    """One entry of the ``slices:`` section.
-
-    Attributes:
-        step: the step id (``"s4"``).
-        line: 1-based comment line of ``  sN:``.
-        ac_refs, depends_on: the inline lists' items.
-        cycle: a non-negative integer.
-        terminal: ``True``/``False`` when a ``terminal:`` key is present, else ``None``.
-        properties: every property as written (``key -> raw value``), in order.
-        property_lines: the 1-based comment line of each property.
-    """
+    """One entry of the ``slices:`` section: ``line`` is that of ``  sN:``; ``terminal`` is
+    ``None`` without the key; ``properties`` holds every property as written."""
 
     step: str
     line: int
@@ -62,17 +42,7 @@ class SpineSlice:
 
 @dataclass(frozen=True, slots=True)
 class Spine:
-    """A valid spine (SPEC 3).
-
-    Attributes:
-        schema_version: 1 or 2.
-        generated_at: the timestamp as written; ``instant`` is its parsed value.
-        coverage: the free-text ``coverage`` value, or ``None`` when absent.
-        slice_comment_id: the sibling's comment id as decimal digits, or ``None``.
-        ports: the port lines in order; slices: the slice entries in order.
-        key_lines: the 1-based comment line of each top-level key and section header
-            (``"generated_at"``, ``"slice_comment_id"``, ``"ports"``, ...).
-    """
+    """A valid spine (SPEC 3); ``key_lines``: the comment line of each top-level key."""
 
     schema_version: int
     generated_at: str
@@ -94,13 +64,7 @@ class Spine:
 
 @dataclass(frozen=True, slots=True)
 class SpineProblem:
-    """A violation of SPEC 3.
-
-    Attributes:
-        line: 1-based comment line of the offending spine line, or ``None`` for a problem of
-            the whole spine (a missing required key or section).
-        message: what is wrong, e.g. ``"unknown key 'owner'"``.
-    """
+    """A violation of SPEC 3, at its comment line (``None``: the whole spine's)."""
 
     line: int | None
     message: str
@@ -108,15 +72,8 @@ class SpineProblem:
 
 @dataclass(frozen=True, slots=True)
 class SpineParse:
-    """The outcome of :func:`~frame_spine.core.spine.parse_spine`: a spine, or every problem
-    found (never both).
-
-    Attributes:
-        spine: the valid spine, or ``None``.
-        problems: every problem, in line order (empty when ``spine`` is set).
-        ports, slices: the port lines and complete slice entries that parsed, in order, also
-            when the spine as a whole is invalid (render mode draws what it can, SPEC 13).
-    """
+    """A spine, or every problem in line order; ``ports`` and ``slices`` are what parsed,
+    also of an invalid spine (render draws what it can, SPEC 13)."""
 
     spine: Spine | None
     problems: tuple[SpineProblem, ...]

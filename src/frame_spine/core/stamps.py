@@ -1,11 +1,5 @@
-"""The sibling's stamp against the spine (SPEC 5 checks 5-6, SPEC 10): one verdict.
-
-Pure: the spine and the comment that should carry the stamp in, a :class:`StampVerdict` out.
-Lookup turns the verdict into a status (``sibling-unstamped``, ``stale-spine``), validate into
-a finding (``sibling-unstamped``, ``stale-sibling``), audit into a state; the rule itself, its
-words (:func:`verdict_message`) and which stamp a result shows (:func:`shown_stamp`) are
-written only here.
-"""
+"""The sibling's stamp against the spine (SPEC 5 checks 5-6, SPEC 10): one verdict, its words
+and the stamp a result shows, for lookup's statuses, validate's findings and audit's states."""
 
 from __future__ import annotations
 
@@ -31,14 +25,8 @@ class StampKind(StrEnum):
 
 @dataclass(frozen=True, slots=True)
 class StampVerdict:
-    """The verdict on a comment's stamp lines.
-
-    Attributes:
-        kind: the :class:`StampKind`.
-        stamp: the stamp line it is about: the first malformed one, the second of conflicting
-            ones, the first one when stale or fresh; ``None`` for ``NONE``.
-        count: how many stamp lines the comment carries.
-    """
+    """The verdict on a comment's stamp lines: the stamp it is about (the first malformed,
+    the second of conflicting ones, else the first) and how many the comment carries."""
 
     kind: StampKind
     stamp: MarkerLine | None = None
@@ -46,17 +34,7 @@ class StampVerdict:
 
 
 def read_stamp(spine: Spine, holder: CommentScan) -> StampVerdict:
-    """Judge the stamp lines of ``holder`` against the spine (SPEC 5 checks 5-6).
-
-    Args:
-        spine: the valid spine (its ``generated_at`` instant is what the stamp must name).
-        holder: the comment that carries the stamp: the sibling, or in single-body mode the
-            one body. Stamp lines count only as whole lines outside code and blocks.
-
-    Returns:
-        The first verdict that applies: no stamp, a malformed stamp, stamps of different
-        instants, a stamp of another instant (stale), else fresh. Never raises.
-    """
+    """Judge the stamp lines of ``holder`` (the sibling, or the one body) against the spine."""
     stamps = [marker for marker in holder.markers if marker.kind == "stamp"]
     if not stamps:
         return StampVerdict(StampKind.NONE)
@@ -72,22 +50,7 @@ def read_stamp(spine: Spine, holder: CommentScan) -> StampVerdict:
 
 
 def verdict_message(verdict: StampVerdict, holder: CommentScan, where: str, spine: Spine) -> str:
-    """The verdict in words, the same for lookup's status and validate's finding (SPEC 5
-    checks 5-6, SPEC 10).
-
-    Args:
-        verdict: :func:`read_stamp` of ``holder`` against ``spine``; not ``FRESH``.
-        holder: the comment judged. where: how the message names it (``"the sibling
-            comment"``, ``"the body"``).
-        spine: the spine (its ``generated_at`` as written, for a stale stamp).
-
-    Returns:
-        No stamp: ``"{where} carries no <!-- frame-slices-generated-at: ... --> stamp line"``
-        (``is empty, so it carries no`` for an empty body); a malformed one: ``"the stamp of
-        {where} is not a timestamp: '...'"`` (the value shortened); conflicting ones:
-        ``"{where} carries N stamps that name different instants"``; a stale one: ``"the
-        sibling is stamped T, but the spine's generated_at is U: ..."`` with the remedy.
-    """
+    """A verdict other than ``FRESH`` in words (``where`` names ``holder``)."""
     value = verdict.stamp.value if verdict.stamp is not None else ""
     if verdict.kind is StampKind.NONE:
         return carries_no(holder, where, "<!-- frame-slices-generated-at: ... --> stamp line")
@@ -103,8 +66,7 @@ def verdict_message(verdict: StampVerdict, holder: CommentScan, where: str, spin
 
 
 def shown_stamp(holder: CommentScan | None) -> str | None:
-    """The stamp a result shows as ``sibling_generated_at`` (SPEC 5, 11, 13): the holder's
-    first stamp line, as written; ``None`` without a holder or a stamp line."""
+    """The ``sibling_generated_at`` a result shows: the holder's first stamp, as written."""
     if holder is None:
         return None
     stamps = holder.marker_values("stamp")

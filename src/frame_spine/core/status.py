@@ -1,11 +1,5 @@
-"""Statuses and failures: the vocabulary every mode reports in (SPEC 5, 6).
-
-Pure. :class:`Status` is every status of SPEC 5 and 6; :class:`Failure` is the one type for
-"a status and why" that is not a mode's own result: a refused input, a fetch that failed, a
-plan without a single valid spine. Each mode turns a :class:`Failure` into its own result in
-one place (``LookupResult.of_failure``, ``ValidationResult.of_failure``,
-``AuditReport.of_failure``).
-"""
+"""The statuses of SPEC 5 and 6, and :class:`Failure`: a status and why, which each mode turns
+into its own result (``of_failure``)."""
 
 from __future__ import annotations
 
@@ -33,23 +27,18 @@ class Status(StrEnum):
 
     @property
     def exit_code(self) -> int:
-        """The status's own exit code: 0 for ``ok`` and ``stale-spine``, else 1 (SPEC 5)."""
+        """The status's exit code (SPEC 5)."""
         return 0 if self in (Status.OK, Status.STALE_SPINE) else 1
 
 
 @dataclass(frozen=True, slots=True)
 class Failure:
-    """A status other than success, and why (SPEC 5 input checks, SPEC 6 fetching).
-
-    Attributes:
-        status: the SPEC 5/6 status (``error``, ``comment-not-found``, ``missing-spine``, ...).
-        message: why, in words; never a library's exception text.
-    """
+    """A status other than success, and why in words (never a library's exception text)."""
 
     status: Status
     message: str
 
 
 def error(message: str) -> Failure:
-    """An ``error`` failure with ``message`` (a malformed input, an I/O failure)."""
+    """An ``error`` failure with ``message``."""
     return Failure(Status.ERROR, message)

@@ -1,9 +1,5 @@
-"""Who wrote it: the trust policy (SPEC 6.1).
-
-Pure: ``trusted-authors`` parsed into a :class:`TrustPolicy`; an :class:`Author` (and, when
-the policy must ask, its :class:`Permission`) judged, and the words of a refusal. Asking
-GitHub is :mod:`frame_spine.github.authors`' job.
-"""
+"""Who wrote it: the trust policy (SPEC 6.1), authors judged by it, and the words of a refusal
+(asking GitHub is :mod:`frame_spine.github.authors`' job)."""
 
 from __future__ import annotations
 
@@ -24,13 +20,11 @@ ASSOCIATIONS = (
     "MANNEQUIN",
     "NONE",
 )
-#: The default policy (SPEC 6.1): the associations a repository trusts, and ``write`` for an
-#: organization member whose membership is private (reported as ``CONTRIBUTOR`` or ``NONE``).
+#: The default policy (SPEC 6.1).
 DEFAULT_TRUSTED_AUTHORS = "OWNER,MEMBER,COLLABORATOR,write"
 #: The login GitHub shows for a deleted account; a comment without a ``user`` has it.
 DELETED_LOGIN = "ghost"
-#: The ``permission`` values the ``write`` term trusts (GitHub reports ``maintain`` as
-#: ``write`` there).
+#: The ``permission`` values the ``write`` term trusts (GitHub reports ``maintain`` as ``write``).
 WRITE_PERMISSIONS = frozenset({"write", "admin"})
 
 _INPUT = "trusted-authors"
@@ -44,16 +38,8 @@ _LOGIN_ONLY = re.compile(_LOGIN_NAME, re.ASCII)
 
 @dataclass(frozen=True, slots=True)
 class TrustPolicy:
-    """A parsed ``trusted-authors`` value (SPEC 6.1); build it with :func:`parse_policy`.
-
-    Attributes:
-        associations: the trusted ``author_association`` words, upper case.
-        logins: the trusted logins (``@login`` terms), lower case.
-        write: whether authors with write, maintain or admin permission are trusted.
-        trust_all: ``any``: every author is trusted.
-        shown: the policy as messages quote it: its terms in their order, each once,
-            associations in upper case, joined by commas (``OWNER,MEMBER,COLLABORATOR,write``).
-    """
+    """A parsed ``trusted-authors`` value (:func:`parse_policy`): associations upper case,
+    logins lower case, and ``shown``, its terms as messages quote them."""
 
     associations: frozenset[str]
     logins: frozenset[str]
@@ -63,20 +49,8 @@ class TrustPolicy:
 
 
 def parse_policy(value: str | None) -> TrustPolicy:
-    """Parse a ``trusted-authors`` value (SPEC 6.1); no request is ever needed for it.
-
-    Args:
-        value: the input as given (``None``, empty or whitespace: the default,
-            :data:`DEFAULT_TRUSTED_AUTHORS`).
-
-    Returns:
-        The :class:`TrustPolicy`.
-
-    Raises:
-        ValueError: naming ``trusted-authors``, for a term that is no association, no
-            ``@login``, not ``write`` and not ``any``; for a value of separators only (an
-            empty list); for ``any`` beside other terms.
-    """
+    """Parse a ``trusted-authors`` value (SPEC 6.1; empty: the default), or raise
+    ``ValueError`` naming the input."""
     text = (value or "").strip()
     if not text:
         text = DEFAULT_TRUSTED_AUTHORS
@@ -126,39 +100,29 @@ DEFAULT_POLICY = parse_policy(DEFAULT_TRUSTED_AUTHORS)
 
 @dataclass(frozen=True, slots=True)
 class Author:
-    """Who wrote (or edited) a comment, as GitHub says (SPEC 6.1).
-
-    Attributes:
-        login: the login, or ``None`` for a deleted account (no ``user``, or an empty
-            login). association: ``author_association`` as given, or ``None`` when not
-            reported (GraphQL reports none for an editor).
-    """
+    """Who wrote (or edited) a comment, as GitHub says: ``login`` ``None`` for a deleted
+    account, ``association`` ``None`` when not reported (an editor)."""
 
     login: str | None
     association: str | None
 
     @property
     def matched_login(self) -> str | None:
-        """The login ``@login`` terms are compared with, ASCII lower case (``ghost`` for a
-        deleted account); ``None`` for a login GitHub never issues, which matches no term."""
+        """The login ``@login`` terms are compared with (``None``: one GitHub never issues)."""
         if self.login is None:
             return DELETED_LOGIN
         return self.login.lower() if _LOGIN_ONLY.fullmatch(self.login) else None
 
     @property
     def is_bot(self) -> bool:
-        """Whether the login is an app's (``...[bot]``): never asked for a permission."""
+        """Whether the login is an app's (``...[bot]``)."""
         return (self.matched_login or "").endswith("[bot]")
 
 
 @dataclass(frozen=True, slots=True)
 class Permission:
-    """What ``GET /repos/{o}/{r}/collaborators/{login}/permission`` answered (SPEC 6.1).
-
-    Attributes:
-        permission, role_name: the answer's fields (``role_name`` is only quoted).
-        refused: the HTTP status (403, 404) of an answer that is no permission.
-    """
+    """What the collaborator permission request answered; ``refused``: the HTTP status of an
+    answer that is no permission."""
 
     permission: str | None = None
     role_name: str | None = None
@@ -175,7 +139,7 @@ class Permission:
         )
 
     def words(self, login: str) -> str:
-        """How a refusal names it: ``permission read`` (with the role when it differs)."""
+        """How a refusal names it (``permission read``)."""
         if self.refused == 403:
             return "permission not readable by the token (HTTP 403)"
         if self.refused is not None:
@@ -210,9 +174,7 @@ def judge(policy: TrustPolicy, author: Author) -> Verdict:
 
 
 def author_words(author: Author, permission: Permission | None = None) -> str:
-    """An author as messages name one: ``drive-by (NONE)``, ``drive-by (association not
-    reported)``, ``ghost, a deleted account (NONE)``, with the permission when it was asked
-    (``drive-by (NONE, permission read)``)."""
+    """An author as messages name one (``drive-by (NONE, permission read)``)."""
     who = cut(author.login) if author.login is not None else f"{DELETED_LOGIN}, a deleted account"
     details = [author.association if author.association is not None else "association not reported"]
     if permission is not None:
@@ -223,9 +185,7 @@ def author_words(author: Author, permission: Permission | None = None) -> str:
 def untrusted_message(
     comment_id: int, author: Author, policy: TrustPolicy, permission: Permission | None = None
 ) -> str:
-    """Why a comment is not a plan or sibling (SPEC 6.1), e.g. ``comment 5009 was written by
-    drive-by (NONE), not a trusted author; trusted-authors is
-    OWNER,MEMBER,COLLABORATOR,write``; ``permission`` when it was asked."""
+    """Why a comment is not a plan or sibling: its author is not trusted (SPEC 6.1)."""
     message = (
         f"comment {comment_id} was written by {author_words(author, permission)}, not a "
         f"trusted author; {knob(_INPUT)} is {policy.shown}"
@@ -234,8 +194,7 @@ def untrusted_message(
 
 
 def refused_note(author: Author, permission: Permission | None) -> str:
-    """What a message adds when the token may not read permissions (SPEC 6.1): ``""``
-    otherwise."""
+    """What a message adds when the token may not read permissions (else ``""``)."""
     if permission is None or permission.refused != 403:
         return ""
     return (

@@ -1,9 +1,8 @@
-"""The size of a text once emitted as UTF-8 (SPEC 8's byte limits). Pure."""
+"""The size of a text once emitted as UTF-8 (SPEC 8's byte limits)."""
 
 from __future__ import annotations
 
 
 def utf8_size(text: str) -> int:
-    """The number of bytes ``text`` takes once emitted as UTF-8 (a lone surrogate counts as
-    its replacement U+FFFD: 3 bytes)."""
+    """Bytes of ``text`` as UTF-8 (a lone surrogate counts as U+FFFD: 3 bytes)."""
     return len(text.encode("utf-8", "surrogatepass"))
