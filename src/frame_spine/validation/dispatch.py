@@ -1,15 +1,5 @@
-"""The dispatch matrix (SPEC 14): one entry per spine step, in walk order, with its wave.
-
-Pure: a spine in, the matrix out. A step's *predecessors* are its ``depends_on`` steps and
-its lane predecessors (:mod:`~..core.lanes`: the step before it in each port's token list, unless
-that would close a cycle). :func:`walk` is the order of SPEC 14 — repeatedly take, among the
-steps not yet taken whose predecessors are all taken, the one that ranks first
-(:func:`ranked_steps`: the spine's ``slices:`` map, then the steps named only in port tokens,
-in the order of their first token). It is Kahn's algorithm with a heap of ranks:
-O((steps + edges) log steps), iterative (a 5,000-step chain is fine). A step in a cycle, or
-one that depends on a step that is not in the spine, is never taken (validate reports both as
-errors, and an invalid plan is never dispatched: :func:`plan_dispatch` gives ``[]`` then).
-"""
+"""The dispatch matrix (SPEC 14): one entry per spine step, in walk order, with its wave. The
+walk is Kahn's algorithm with a heap of ranks: O((steps + edges) log steps), iterative."""
 
 from __future__ import annotations
 
@@ -27,16 +17,8 @@ from ..inputs import Inputs, StepIds
 
 @dataclass(frozen=True, slots=True)
 class RankedStep:
-    """A spine step, as ranked for the walk.
-
-    Attributes:
-        step: the step id (``"s4"``).
-        ports: the names of the ports whose tokens route to it, in spine order, each once.
-        depends_on: its ``depends_on`` items as written, each once (``()`` for a step named
-            only in port tokens).
-        lanes: its lane predecessors that were kept (SPEC 14), each once, in the order their
-            lane edges were added (``()``: none).
-    """
+    """A spine step as ranked for the walk: its ports, ``depends_on`` and kept lane
+    predecessors, each once."""
 
     step: str
     ports: tuple[str, ...]
@@ -45,15 +27,12 @@ class RankedStep:
 
     @property
     def predecessors(self) -> tuple[str, ...]:
-        """Its ``depends_on`` steps, then its lane predecessors not among them (SPEC 14)."""
+        """Its ``depends_on`` steps, then its lane predecessors not among them."""
         return tuple(dict.fromkeys(self.depends_on + self.lanes))
 
 
 def ranked_steps(ports: Sequence[PortRoute], slices: Sequence[SpineSlice]) -> list[RankedStep]:
-    """Every step in the spine (SPEC 3: a key under ``slices:`` or the step of a port token),
-    in rank order: the ``slices:`` map first, then the steps named only in port tokens, in
-    the order of their first token (SPEC 14); each with its lane predecessors
-    (:func:`~..core.lanes.spine_lanes`)."""
+    """Every step in the spine, in rank order (SPEC 14)."""
     routed: dict[str, list[str]] = {}
     for route in ports:
         for token in route.tokens:
@@ -80,16 +59,7 @@ def ranked_steps(ports: Sequence[PortRoute], slices: Sequence[SpineSlice]) -> li
 
 
 def walk(steps: Sequence[RankedStep]) -> list[tuple[RankedStep, int]]:
-    """The walk order of SPEC 14, with each step's wave.
-
-    Args:
-        steps: the steps in rank order (:func:`ranked_steps`), each step id once.
-
-    Returns:
-        ``[(step, wave), ...]`` in walk order; ``wave`` is 1 for a step without predecessors,
-        else 1 + the largest wave among them. Steps in a dependency cycle, or depending on a
-        step not in ``steps``, are left out. Linearithmic, never recursive.
-    """
+    """The walk of SPEC 14 over steps in rank order, each with its wave."""
     rank = {ranked.step: index for index, ranked in enumerate(steps)}
     waiting = [0] * len(steps)
     dependents: list[list[int]] = [[] for _ in steps]
@@ -121,9 +91,7 @@ def _kebab(name: str) -> str:
 
 
 class MatrixEntry(BaseModel):
-    """One step of the dispatch matrix (SPEC 14): the lookup action's inputs for it, as
-    strings (its JSON keys are those input names: ``step-id``, ``issue-number``, ...), plus
-    ``ports`` and ``depends-on`` (arrays of strings) and ``wave`` (an integer)."""
+    """One step of the dispatch matrix (SPEC 14), keyed by the lookup action's input names."""
 
     model_config = ConfigDict(
         frozen=True, alias_generator=_kebab, serialize_by_alias=True, validate_by_name=True
@@ -141,14 +109,7 @@ class MatrixEntry(BaseModel):
 
 
 class Dispatch(BaseModel):
-    """The dispatch matrix of a valid plan (SPEC 14); every list empty for an invalid one.
-
-    Attributes:
-        steps: one :class:`MatrixEntry` per spine step, in walk order.
-        waves: the step ids of each wave, wave 1 first, each in walk order.
-        ready: the ``steps`` entries not completed whose predecessors (``depends_on`` and
-            lanes) are all completed (without completed steps: wave 1), in walk order.
-    """
+    """The dispatch matrix of a valid plan (SPEC 14); every list empty for an invalid one."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -159,13 +120,7 @@ class Dispatch(BaseModel):
 
 @dataclass(frozen=True, slots=True)
 class DispatchIds:
-    """The dispatch inputs every entry shares (SPEC 14), as known to validate.
-
-    Attributes:
-        issue_number: the given issue number, else the plan's own marker (``None``: unknown).
-        plan_comment_id: the plan comment's id (``None`` for local bodies).
-        sibling_id: the sibling's id when one was read (``None``: the spine's pointer, if any).
-    """
+    """The dispatch inputs every entry shares, as known to validate (``None``: unknown)."""
 
     issue_number: int | None = None
     plan_comment_id: int | None = None
@@ -177,21 +132,14 @@ def _text(value: int | str | None) -> str:
 
 
 def _first_wave(steps: Sequence[MatrixEntry]) -> list[MatrixEntry]:
-    """The entries of wave 1 (a walked step without predecessors), in walk order."""
+    """The entries of wave 1."""
     return [entry for entry in steps if entry.wave == 1]
 
 
 def matrix(
     found: CurrentSpine, ids: DispatchIds, completed: Collection[str] | None = None
 ) -> Dispatch:
-    """The dispatch matrix of one valid spine (SPEC 14).
-
-    Args:
-        found: the plan's one valid spine (with its digest).
-        ids: the ids every entry carries.
-        completed: step ids already done (lower case), or ``None`` when not given: ``ready``
-            is then wave 1.
-    """
+    """The dispatch matrix of one valid spine (SPEC 14); ``completed``: lower-case step ids."""
     spine: Spine = found.spine
     shared = {
         "issue_number": _text(ids.issue_number),
@@ -237,9 +185,7 @@ def plan_dispatch(
     ids: DispatchIds,
     completed: Collection[str] | None = None,
 ) -> Dispatch:
-    """The dispatch matrix of a validated plan (SPEC 14): :func:`matrix` of its one spine
-    when ``valid`` (no error finding) and it has one; otherwise every list empty (an invalid
-    plan, or a plan without a spine by design, dispatches nothing)."""
+    """The dispatch matrix of a validated plan: empty unless ``valid`` with a spine."""
     if not valid:
         return Dispatch()
     found = current_spine(comments)
@@ -255,7 +201,6 @@ def as_outputs(dispatch: Dispatch) -> Mapping[str, object]:
 
 
 class DispatchRequest(Inputs):
-    """The dispatch input of validate mode (SPEC 14): ``completed-steps`` (``None`` when
-    empty; lower-cased step ids, each once)."""
+    """The dispatch input of validate mode (SPEC 14)."""
 
     completed_steps: StepIds = None

@@ -1,8 +1,4 @@
-"""What validate's rules read, computed once per validation (SPEC 10).
-
-Pure: scanned comments in, :class:`PlanFacts` out: the spine and slice blocks, the
-frontmatter's variant lines, the plan's acceptance criteria, and the one spine, parsed.
-"""
+"""What validate's rules read, computed once per validation (SPEC 10)."""
 
 from __future__ import annotations
 
@@ -24,23 +20,8 @@ from ..core.spine_model import Spine, SpineProblem
 
 @dataclass(frozen=True, slots=True)
 class PlanFacts:
-    """What the rules read, computed once per validation.
-
-    Attributes:
-        comments: the scanned plan and sibling.
-        issue_number: the plan's issue ``N`` for the identity checks, or ``None``.
-        sibling_id: the id of the sibling supplied, when known.
-        spines: every complete spine block, ``(comment, block)``, in comment order.
-        slices: every slice block with a step id, ``(comment, block, step)``.
-        unaddressed: every slice block without one, ``(comment, block)``, in comment order.
-        by_step: those slice blocks by step id, in comment order.
-        variants: the frontmatter's ``plan-variant:`` lines, ``(line, value)``.
-        omitted_line: the line of ``spine-omitted: plan-too-small``, or ``None``.
-        criteria: the plan comment's acceptance criteria
-            (:func:`~frame_spine.core.acceptance.acceptance_criteria`).
-        problems: the grammar problems of the one spine block (when there is exactly one).
-        spine: the one spine, parsed, when there is exactly one and it is valid.
-    """
+    """What the rules read: blocks by comment, in comment order; the frontmatter's lines;
+    the criteria; and the one spine block's problems, or its spine when valid."""
 
     comments: ScannedComments
     issue_number: int | None
@@ -57,8 +38,7 @@ class PlanFacts:
     _ports: dict[str, tuple[str, ...] | None] = field(default_factory=dict, compare=False)
 
     def slice_ports(self, payload: str) -> tuple[str, ...] | None:
-        """:func:`~frame_spine.core.slices.slice_ports` of a slice payload, read once per
-        payload (two rules ask about every slice)."""
+        """:func:`~frame_spine.core.slices.slice_ports`, read once per payload."""
         try:
             return self._ports[payload]
         except KeyError:
@@ -72,7 +52,7 @@ class PlanFacts:
 
     @property
     def spineless_by_design(self) -> bool:
-        """A ``brief``/``goal-contract`` variant, or ``spine-omitted: plan-too-small``."""
+        """A spineless variant, or ``spine-omitted: plan-too-small``."""
         spineless = any(value in SPINELESS_VARIANTS for _line, value in self.variants)
         return spineless or self.omitted_line is not None
 
@@ -85,7 +65,7 @@ class PlanFacts:
 def plan_facts(
     comments: ScannedComments, *, issue_number: int | None, sibling_id: int | None = None
 ) -> PlanFacts:
-    """Read once what the rules need: spine and slice blocks, frontmatter, the one spine."""
+    """Read once what the rules need."""
     spines = tuple(
         (comment, block)
         for comment, scan in comments.comments()

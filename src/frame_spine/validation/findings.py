@@ -1,28 +1,16 @@
-"""Findings in words (SPEC 10): as a JSON object, where one applies, and the summary's table of
-findings that validate and render both show.
-
-Pure: findings in, strings out.
-"""
+"""Findings in words (SPEC 10): where each applies, and the table validate and render show."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
-from typing import Any
 
 from ..markdown import escape_cell
 from .models import Finding
 
 
-def finding_dict(finding: Finding) -> dict[str, Any]:
-    """One finding as a JSON object: ``severity, code, message``, then where it applies
-    (``comment, line, step, port``; unset keys omitted)."""
-    return finding.model_dump(mode="json", exclude_none=True)
-
-
 def _where_parts(finding: Finding, comment: str, comment_line: str) -> list[str]:
-    """The places a finding applies, in order: its comment (``comment``, or with a line
-    ``comment_line``: templates with ``{comment}`` and ``{line}``), else ``line N``, then
-    ``step sN`` and ``port NAME``; empty when it applies nowhere in particular."""
+    """The places a finding applies, its comment worded by ``comment`` (or ``comment_line``,
+    with a line): templates with ``{comment}`` and ``{line}``."""
     parts = []
     if finding.comment is not None:
         template = comment if finding.line is None else comment_line
@@ -46,16 +34,13 @@ _SEVERITY_ORDER = {"error": 0, "warning": 1, "notice": 2}
 
 
 def _where_shown(finding: Finding) -> str:
-    """Where a finding applies, in words for the summary: ``plan comment line 36, step s2``
-    (GitHub has no line anchors in comments, so ``plan:36`` would read as a link target)."""
+    """Where a finding applies, in words for the summary (``plan:36`` would read as a link)."""
     parts = _where_parts(finding, "{comment} comment", "{comment} comment line {line}")
     return ", ".join(parts) or "—"
 
 
-def findings_table(findings: Sequence[Finding], note: str, limit: int) -> tuple[str, list[str]]:
-    """The findings as a table (SPEC 10 summary): its head and one row per finding, errors
-    first, then warnings, then notices (each in comment and line order), for
-    :func:`~frame_spine.markdown.table_within` with ``note``."""
+def findings_table(findings: Sequence[Finding]) -> tuple[str, list[str]]:
+    """The summary's findings table: its head and rows, errors first (for ``table_within``)."""
     ordered = sorted(findings, key=lambda finding: _SEVERITY_ORDER[finding.severity.value])
     head = "| Severity | Finding | Where |\n|:-:|:--|:--|\n"
     rows = [

@@ -1,10 +1,5 @@
-"""Validate mode's vocabulary (SPEC 10): finding codes, severities, findings, the result, and
-the inputs of an online validation.
-
-Pure. Every finding code is a member of :class:`Code` and has one severity
-(:attr:`Code.severity`); a finding is built with :func:`error`, :func:`warning` or
-:func:`notice`.
-"""
+"""Validate's vocabulary (SPEC 10): finding codes with their severities, findings, the result,
+and the inputs of an online validation."""
 
 from __future__ import annotations
 
@@ -104,16 +99,7 @@ class Verdict(StrEnum):
 
 
 class Finding(BaseModel):
-    """One finding (SPEC 10).
-
-    Attributes:
-        severity: error, warning or notice (the code's own).
-        code: a stable :class:`Code`.
-        message: what is wrong and where, in words.
-        comment: ``"plan"`` or ``"sibling"``, or ``None`` when it concerns neither.
-        line: 1-based line in that LF-normalised comment, or ``None``.
-        step: the step id it concerns, or ``None``. port: the port, or ``None``.
-    """
+    """One finding (SPEC 10): ``comment`` is ``"plan"``, ``"sibling"`` or ``None``."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -127,21 +113,8 @@ class Finding(BaseModel):
 
 
 class ValidationResult(BaseModel):
-    """The result of validate mode (SPEC 10).
-
-    Attributes:
-        status: ``valid`` (no error finding), ``invalid``, or the SPEC 6 status of a fetch
-            failure (``comment-not-found``, ``gh-auth-expired``, ...).
-        errors, warnings: how many findings have that severity.
-        findings: every finding, in comment order (plan first, then by line).
-        message: why, for a fetch failure (``None`` otherwise).
-        author, author_association: the login (``ghost`` for a deleted account) and the
-            ``author_association`` of a plan comment given by id whose author is not trusted
-            (``plan-identity-mismatch``, SPEC 6.1); ``None`` otherwise. editor: likewise, the
-            newest editor not trusted.
-        dispatch: the dispatch matrix (SPEC 14) once the plan was validated (empty lists
-            when it is invalid); ``None`` when validation could not run.
-    """
+    """The result of validate mode (SPEC 10): ``valid``, ``invalid`` or a SPEC 6 status; the
+    untrusted author or editor of a plan given by id (SPEC 6.1); the matrix (SPEC 14)."""
 
     model_config = ConfigDict(frozen=True)
 
@@ -157,13 +130,12 @@ class ValidationResult(BaseModel):
 
     @property
     def exit_code(self) -> int:
-        """0 when valid, 1 otherwise (SPEC 9)."""
+        """0 when valid, else 1 (SPEC 9)."""
         return 0 if self.status == Verdict.VALID else 1
 
     @classmethod
     def of_failure(cls, failure: Failure) -> ValidationResult:
-        """A validation that could not run (a refused input, a failed fetch): the failure's
-        status and message, no findings."""
+        """A validation that could not run."""
         return cls(status=failure.status, message=failure.message)
 
 
@@ -195,15 +167,14 @@ def at_block(
     step: str | None = None,
     port: str | None = None,
 ) -> Finding:
-    """A finding of ``code`` (with the code's own severity) at a block's head line."""
+    """A finding of ``code``, with its own severity, at a block's head line."""
     return _finding(
         code.severity, code, message, comment=comment, line=block.head_line, step=step, port=port
     )
 
 
 def result_of(findings: Iterable[Finding]) -> ValidationResult:
-    """Sort findings into comment order (plan, sibling, then neither; by line; stable) and
-    count them into a :class:`ValidationResult`."""
+    """The findings in comment order (plan, sibling, neither; by line; stable), counted."""
     ordered = sorted(
         enumerate(findings),
         key=lambda item: (_COMMENT_ORDER.get(item[1].comment, 2), item[1].line or 0, item[0]),
@@ -220,11 +191,7 @@ def result_of(findings: Iterable[Finding]) -> ValidationResult:
 
 
 class ValidateTarget(ApiTarget):
-    """Validated inputs of an online validation (SPEC 9 ``frame-spine validate --repo``).
-
-    Either ``plan_comment_id`` (with an optional ``slices_comment_id``) or ``issue_number``
-    alone (discovery) must be given; ``issue_number`` may accompany a plan id.
-    """
+    """Validated inputs of an online validation (SPEC 9, 10)."""
 
     plan_comment_id: OptionalId = None
     slices_comment_id: PointerId = None
@@ -232,16 +199,7 @@ class ValidateTarget(ApiTarget):
 
 
 def parse_target(raw: Mapping[str, Any]) -> ValidateTarget | Failure:
-    """Check the inputs of an online validation (SPEC 9, 10); no request is made.
-
-    Args:
-        raw: ``repository``, ``api-url``, ``plan-comment-id``, ``slices-comment-id``,
-            ``issue-number``, ``timeout``, ``max-wait`` as raw values, by input name.
-
-    Returns:
-        The :class:`ValidateTarget`, or an ``error`` / ``comment-id-missing`` failure naming
-        the input. Never raises.
-    """
+    """Check the raw inputs of an online validation, by input name (SPEC 9, 10)."""
     target = parse_inputs(ValidateTarget, raw)
     if isinstance(target, Failure):
         return target
@@ -265,8 +223,7 @@ def with_dispatch(
     ids: DispatchIds,
     completed: Collection[str] | None = None,
 ) -> ValidationResult:
-    """``result`` with its dispatch matrix (SPEC 14): :func:`plan_dispatch` of the validated
-    comments, empty lists unless ``result`` is ``valid``."""
+    """``result`` with its dispatch matrix (SPEC 14), empty unless ``result`` is ``valid``."""
     valid = result.errors == 0 and result.status == "valid"
     dispatch = plan_dispatch(comments, valid=valid, ids=ids, completed=completed)
     return result.model_copy(update={"dispatch": dispatch})

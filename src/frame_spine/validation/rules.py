@@ -1,13 +1,6 @@
-"""Validate's rules (SPEC 10): every finding about a plan and its sibling, at once.
-
-Pure: scanned comments (and what the fetching edge learned, as extra findings) in, a
-:class:`~.models.ValidationResult` out. What every rule reads is computed once
-(:class:`~.facts.PlanFacts`); each rule family is one function, and :func:`validate_scanned` runs
-them from two tables, the way linters register rules: :data:`PLAN_RULES` on the comments
-(the variant rules in :mod:`.variant_rules`), then :data:`SPINE_RULES` (:mod:`.spine_rules`)
-when the one spine parsed. Every rule is
-linear or near-linear in the size of the plan and never recursive.
-"""
+"""Validate's rules (SPEC 10): every finding about a plan and its sibling, at once. Each rule
+family is one function on :class:`~.facts.PlanFacts`, run from two tables: :data:`PLAN_RULES`,
+then :data:`~.spine_rules.SPINE_RULES` when the one spine parsed."""
 
 from __future__ import annotations
 
@@ -24,7 +17,7 @@ from .variant_rules import design_rule, variant_rule
 
 
 def _foreign_marker_line(scan: CommentScan, kind: str, issue_number: int) -> int | None:
-    """The line of the first marker of ``kind`` naming another issue, if any."""
+    """The line of the first marker of ``kind`` naming another issue."""
     for marker in scan.markers:
         if marker.kind == kind and marker.value != str(issue_number):
             return marker.line
@@ -32,8 +25,7 @@ def _foreign_marker_line(scan: CommentScan, kind: str, issue_number: int) -> int
 
 
 def identity_rule(facts: PlanFacts) -> list[Finding]:
-    """``plan-identity-mismatch`` / ``sibling-identity-mismatch`` from the marker lines
-    (SPEC 6 steps 3-4), when an issue number is known."""
+    """``plan-identity-mismatch`` / ``sibling-identity-mismatch`` from the marker lines."""
     number = facts.issue_number
     if number is None:
         return []
@@ -54,8 +46,7 @@ def identity_rule(facts: PlanFacts) -> list[Finding]:
 
 
 def block_rule(facts: PlanFacts) -> list[Finding]:
-    """``unterminated-block`` for every head without a closer; ``slice-without-id`` for a
-    slice block without a column-0 ``step_id:``/``id:`` line."""
+    """``unterminated-block`` and ``slice-without-id``."""
     found = []
     for comment, scan in facts.comments.comments():
         for head in scan.unterminated:
@@ -82,8 +73,8 @@ def block_rule(facts: PlanFacts) -> list[Finding]:
 
 
 def spine_count_rule(facts: PlanFacts) -> list[Finding]:
-    """``missing-spine`` (unless spineless by design, an unknown variant says why, or an
-    unterminated spine head does) and ``multiple-spines`` for every spine after the first."""
+    """``missing-spine`` (unless a variant or an unterminated head says why) and
+    ``multiple-spines``."""
     found = []
     comments = facts.comments
     expected = not facts.spineless_by_design and not facts.unknown_variants
@@ -102,9 +93,7 @@ def spine_count_rule(facts: PlanFacts) -> list[Finding]:
 
 
 def slice_field_rule(facts: PlanFacts) -> list[Finding]:
-    """``exploratory-slice`` for a slice that says ``coverage: exploratory - <reason>``, else
-    ``slice-without-provides`` for one without a ``provides:``/``ports:`` inline list or with
-    an empty one (``provides: []`` is no list)."""
+    """``exploratory-slice``, else ``slice-without-provides``."""
     found = []
     for comment, block, step in facts.slices:
         reason = slice_exploratory(block.payload)
@@ -130,8 +119,7 @@ def slice_field_rule(facts: PlanFacts) -> list[Finding]:
 
 
 def trailing_whitespace_rule(facts: PlanFacts) -> list[Finding]:
-    """``trailing-whitespace`` for each line of the one spine that ends with spaces or tabs,
-    read from the comment itself (the payload's last line has lost its trailing blanks)."""
+    """``trailing-whitespace``, read from the comment (the payload's last line lost its own)."""
     if len(facts.spines) != 1:
         return []
     comment, block = facts.spines[0]
@@ -156,8 +144,7 @@ def trailing_whitespace_rule(facts: PlanFacts) -> list[Finding]:
 
 
 def grammar_rule(facts: PlanFacts) -> list[Finding]:
-    """``invalid-spine`` for every offending line of the one spine (SPEC 3), once per line;
-    whole-spine problems point at the head."""
+    """``invalid-spine`` once per offending line; whole-spine problems at the head."""
     if not facts.problems:
         return []
     comment, block = facts.spines[0]
@@ -183,11 +170,7 @@ def grammar_rule(facts: PlanFacts) -> list[Finding]:
 
 
 def acceptance_rule(facts: PlanFacts) -> list[Finding]:
-    """``uncovered-ac`` for each acceptance criterion of the plan
-    (:attr:`~.facts.PlanFacts.criteria`) that no frame-slice block's ``ac-refs``/``ac_refs``
-    lists (ids compared upper-cased; the spine's ``ac_refs`` do not count: the slice is what
-    a specialist reads). Only for a plan with a spine block: without one nothing is
-    dispatched."""
+    """``uncovered-ac``, for a plan with a spine block (without one nothing is dispatched)."""
     if not facts.spines or not facts.criteria:
         return []
     covered = {
@@ -212,8 +195,7 @@ def acceptance_rule(facts: PlanFacts) -> list[Finding]:
 
 
 def sibling_missing_rule(facts: PlanFacts) -> list[Finding]:
-    """``sibling-missing`` when a sibling was expected (the spine's pointer, or a given id)
-    but none was supplied or found."""
+    """``sibling-missing``: expected (the spine's pointer, a given id) but not supplied."""
     if facts.comments.sibling is not None:
         return []
     spine = facts.spine
@@ -256,23 +238,9 @@ def validate_scanned(
     extra: Iterable[Finding] = (),
     sibling_withheld: bool = False,
 ) -> ValidationResult:
-    """Validate a plan and its sibling (SPEC 10), reporting every finding at once.
-
-    Args:
-        comments: the scanned plan and, when there is one, sibling.
-        issue_number: the plan's issue ``N`` for the identity checks, or ``None``.
-        sibling_id: the id of the sibling supplied, when known, checked against the spine's
-            ``slice_comment_id``.
-        extra: findings the fetching edge made (``issue_url`` mismatches, an untrusted
-            sibling, passed-over and older plan comments), merged in comment order.
-        sibling_withheld: whether a sibling was fetched but left out of ``comments`` because
-            its author is not trusted (SPEC 6.1): ``extra`` reports it, so no
-            ``sibling-missing`` is added.
-
-    Returns:
-        The :class:`~.models.ValidationResult` (``valid`` when no finding is an error).
-        Never raises.
-    """
+    """Validate a plan and its sibling (SPEC 10). ``extra``: the fetching edge's findings;
+    ``sibling_withheld``: an untrusted sibling left out (``extra`` says so: no
+    ``sibling-missing``)."""
     facts = plan_facts(comments, issue_number=issue_number, sibling_id=sibling_id)
     findings = [finding for rule in PLAN_RULES for finding in rule(facts)]
     if facts.spine is not None:

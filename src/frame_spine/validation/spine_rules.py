@@ -1,9 +1,4 @@
-"""Validate's rules on the one parsed spine (SPEC 10): stamps, port order, coverage, steps
-and slice blocks, routing, dependencies, port lanes (SPEC 14), provided ports.
-
-Pure: :class:`~.facts.PlanFacts` and the :class:`~frame_spine.core.spine_model.Spine` in, findings
-out. Each rule family is one function, listed in :data:`SPINE_RULES`.
-"""
+"""Validate's rules on the one parsed spine (SPEC 10, 14), listed in :data:`SPINE_RULES`."""
 
 from __future__ import annotations
 
@@ -20,10 +15,8 @@ from .models import Code, Finding, at_block, error, warning
 
 
 def stamp_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
-    """When the spine points at a sibling that is present: ``sibling-identity-mismatch`` when
-    another sibling id was given, then the stamp verdict
-    (:func:`~frame_spine.core.stamps.read_stamp`) as ``sibling-unstamped`` or
-    ``stale-sibling``."""
+    """With a sibling the spine points at: ``sibling-identity-mismatch`` for another id given,
+    then ``sibling-unstamped`` or ``stale-sibling``."""
     pointer = spine.slice_comment_id
     sibling = facts.comments.sibling
     if pointer is None or sibling is None:
@@ -50,7 +43,7 @@ def stamp_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
 
 
 def port_order_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
-    """``non-canonical-order`` once, at the first port that sorts before the one above it."""
+    """``non-canonical-order`` once, at the first port out of order."""
     names = [route.name for route in spine.ports]
     for previous, route in zip(spine.ports, spine.ports[1:], strict=False):
         if route.name < previous.name:
@@ -68,8 +61,7 @@ def port_order_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
 
 
 def coverage_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
-    """``invalid-coverage`` for a spine ``coverage`` other than ``complete`` or
-    ``exploratory <dash> <reason>``."""
+    """``invalid-coverage``."""
     coverage = spine.coverage
     if coverage is None or coverage == "complete" or exploratory_reason(coverage) is not None:
         return []
@@ -84,8 +76,7 @@ def coverage_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
 
 
 def _step_lines(spine: Spine) -> dict[str, int]:
-    """The line that defines each step of the spine: its ``sN:`` entry under ``slices:``, or,
-    for a step named only by port tokens, the first port line naming it."""
+    """Each step's line: its ``sN:`` entry, else the first port line naming it."""
     lines: dict[str, int] = {}
     for route in spine.ports:
         for token in route.tokens:
@@ -105,8 +96,7 @@ def _routing_ports(spine: Spine) -> dict[str, list[str]]:
 
 
 def unresolved_step_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
-    """``unresolved-step`` for each step in the spine that no slice block carries; the
-    message names the ports that route to it."""
+    """``unresolved-step``, naming the ports that route to the step."""
     step_lines = _step_lines(spine)
     routing = _routing_ports(spine)
     found = []
@@ -128,8 +118,7 @@ def unresolved_step_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
 
 
 def slice_block_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
-    """``duplicate-slice-id`` for a step with several slice blocks; ``orphan-slice`` for a
-    slice block of a step that is not in the spine."""
+    """``duplicate-slice-id`` and ``orphan-slice``."""
     steps = spine.steps
     found = []
     for step, blocks in facts.by_step.items():
@@ -143,8 +132,7 @@ def slice_block_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
 
 
 def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
-    """``unrouted-step`` for a spine slice no port routes to; ``terminal-mismatch`` when a
-    token's ``#terminal`` and the slice's ``terminal:`` disagree (an absent key is none)."""
+    """``unrouted-step`` and ``terminal-mismatch``."""
     comment = facts.spine_comment
     routed = {token.step for route in spine.ports for token in route.tokens}
     terminal = {token.step for route in spine.ports for token in route.tokens if token.terminal}
@@ -179,9 +167,7 @@ def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
 
 
 def lane_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
-    """``lane-order-conflict`` for each lane edge dropped because it would close a cycle
-    (SPEC 14: :func:`~..core.lanes.spine_lanes`), at the port's line; ``step`` is the step the port
-    lists second, which keeps no lane predecessor there."""
+    """``lane-order-conflict`` at the port's line, for the step it lists second."""
     return [
         warning(
             Code.LANE_ORDER_CONFLICT,
@@ -197,21 +183,14 @@ def lane_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     ]
 
 
-#: Dependency cycles listed one by one; the rest are counted in one more finding, so the
-#: work stays linear in the plan however many cycles it holds (SPEC 10).
+#: Dependency cycles listed one by one; one more finding counts the rest (linear work).
 MAX_LISTED_CYCLES = 20
 
 
 @dataclass(frozen=True, slots=True)
 class _Cycles:
-    """The dependency cycles met by one depth-first walk (see :func:`_cycles`).
-
-    Attributes:
-        listed: the first :data:`MAX_LISTED_CYCLES` cycles, each rotated to start at its
-            earliest step in ``slices:`` order.
-        unlisted: how many more cycles the walk met. first_unlisted: the step that closes the
-            first of them (``None`` when there are none).
-    """
+    """The cycles of one walk: the first :data:`MAX_LISTED_CYCLES`, each from its earliest
+    step, and how many more, with the step that closes the first of them."""
 
     listed: list[list[str]]
     unlisted: int
@@ -219,13 +198,8 @@ class _Cycles:
 
 
 def _cycles(spine: Spine) -> _Cycles:
-    """The dependency cycles among the spine's slices, each once, in spine order (SPEC 10).
-
-    An iterative depth-first walk from each slice in ``slices:`` order: every edge to a step
-    still on the walk's path closes one cycle (the path from that step). No recursion, so a
-    ``depends_on`` chain as long as a comment can hold is fine; time is linear in steps plus
-    dependencies, plus the length of the listed cycles.
-    """
+    """The dependency cycles among the slices: an iterative depth-first walk in ``slices:``
+    order, where each edge to a step on the path closes one."""
     graph = {entry.step: entry.depends_on for entry in spine.slices}
     order = {entry.step: index for index, entry in enumerate(spine.slices)}
     listed: list[list[str]] = []
@@ -271,8 +245,7 @@ def _cycles(spine: Spine) -> _Cycles:
 
 
 def dependency_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
-    """``unknown-dependency`` for a ``depends_on`` step not in the spine; ``dependency-cycle``
-    for each cycle met (beyond :data:`MAX_LISTED_CYCLES`, one finding counts the rest)."""
+    """``unknown-dependency`` and ``dependency-cycle``."""
     comment = facts.spine_comment
     steps = spine.steps
     lines = {
@@ -318,9 +291,8 @@ def dependency_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
 def _not_provided_message(
     port: str, step: str, payload: str, provided: tuple[str, ...] | None
 ) -> str | None:
-    """Why the slice (``payload``, providing ``provided``: its ``provides:``/``ports:`` list)
-    of ``step`` does not provide ``port``, or ``None`` when that list names it (ports compared
-    case-insensitively)."""
+    """Why the slice of ``step`` (its ``provides:`` list, ``provided``) does not provide
+    ``port``, or ``None``."""
     if provided is None:
         message = f"port {port} routes to {step}, but its slice has no provides:/ports: list"
     elif port.lower() in {name.lower() for name in provided}:
@@ -336,9 +308,7 @@ def _not_provided_message(
 
 
 def provided_port_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
-    """``port-not-provided`` when a port routes to a step whose slice does not name it in a
-    ``provides:``/``ports:`` list, whatever the list looks like (missing, empty) and even when
-    the slice is exploratory (once per port and step; SPEC 10 revision 2)."""
+    """``port-not-provided``, once per port and step."""
     reported: set[tuple[str, str]] = set()
     found = []
     for route in spine.ports:

@@ -1,11 +1,5 @@
 """Validate's rules on the plan's variant (SPEC 10): the frontmatter's ``plan-variant:`` and
-``spine-omitted:`` lines against the blocks the plan carries.
-
-Pure: :class:`~.facts.PlanFacts` in, findings out; both rules are listed in
-:data:`~.rules.PLAN_RULES`. A plan has no spine by design when it is a ``brief`` or
-``goal-contract`` variant or says ``spine-omitted: plan-too-small``; any other
-``plan-variant:`` value is ``unknown-variant``.
-"""
+``spine-omitted:`` lines against the blocks the plan carries."""
 
 from __future__ import annotations
 
@@ -18,9 +12,7 @@ from .models import Code, Finding, at_block, error, notice, warning
 
 
 def variant_rule(facts: PlanFacts) -> list[Finding]:
-    """``ambiguous-variant`` for more than one ``plan-variant:`` line; ``unknown-variant`` for
-    each whose value is neither ``brief`` nor ``goal-contract`` (checked before the spine: a
-    typo is neither ``missing-spine`` nor waved through with a valid spine)."""
+    """``ambiguous-variant`` and ``unknown-variant``."""
     variants = facts.variants
     found: list[Finding] = []
     if len(variants) > 1:
@@ -48,8 +40,7 @@ def variant_rule(facts: PlanFacts) -> list[Finding]:
 
 
 def _with_spine(facts: PlanFacts, variant: str | None) -> list[Finding]:
-    """``variant-with-spine`` (a brief/goal-contract ``variant``) and
-    ``spine-omitted-with-spine`` for a plan that has no spine by design but carries one."""
+    """``variant-with-spine`` and ``spine-omitted-with-spine``."""
     comment, block = facts.spines[0]
     found = []
     if variant is not None:
@@ -77,10 +68,8 @@ def _with_spine(facts: PlanFacts, variant: str | None) -> list[Finding]:
 
 
 def design_rule(facts: PlanFacts) -> list[Finding]:
-    """For a plan without a spine by design (a ``brief``/``goal-contract`` variant, or
-    ``spine-omitted: plan-too-small``): with a spine, :func:`_with_spine`; without one, the
-    ``no-spine-by-design`` notice (unless the variant is ambiguous) and, for each frame-slice
-    block (nothing routes to it), ``variant-with-slices`` in a ``brief`` plan, else
+    """For a plan without a spine by design: with one, :func:`_with_spine`; without, the
+    ``no-spine-by-design`` notice (unless ambiguous) and ``variant-with-slices`` or
     ``unreachable-slice``."""
     spineless = [value for _line, value in facts.variants if value in SPINELESS_VARIANTS]
     if facts.spines:

@@ -16,11 +16,12 @@ import pytest
 
 from frame_spine.core.plan import scan_bodies
 from frame_spine.modes.validate.render import validation_dict, validation_json, validation_text
-from frame_spine.validation.findings import finding_dict, where
+from frame_spine.validation.findings import where
 from frame_spine.validation.models import (
     Finding,
     Severity,
     ValidationResult,
+    Verdict,
     error,
     warning,
 )
@@ -1404,10 +1405,13 @@ def test_finding_dict_omits_unset_places() -> None:
     finding = Finding(
         severity=Severity.WARNING, code="orphan-slice", message="m", comment="plan", step="s1"
     )
-    assert finding_dict(finding) == {
-        "severity": "warning",
-        "code": "orphan-slice",
-        "message": "m",
-        "comment": "plan",
-        "step": "s1",
-    }
+    result = ValidationResult(status=Verdict.VALID, findings=(finding,))
+    assert validation_dict(result)["findings"] == [
+        {
+            "severity": "warning",
+            "code": "orphan-slice",
+            "message": "m",
+            "comment": "plan",
+            "step": "s1",
+        }
+    ]

@@ -320,7 +320,7 @@ def _with_findings(text: str, findings: ValidationResult | None, limit: int) -> 
     counts = [plural(findings.errors, "error"), plural(findings.warnings, "warning")]
     if notices:
         counts.append(plural(notices, "notice"))
-    table, rows = findings_table(findings.findings, "", limit)
+    table, rows = findings_table(findings.findings)
     title = f"\n#### Findings (validate): {', '.join(counts)}\n\n"
     note = "{left} not shown here; `frame-spine validate` prints all."
     return table_within(text + title + table, rows, len(rows), note, limit, noun="more finding")

@@ -127,6 +127,6 @@ def validation_summary(
         head = clip_utf8(head + dispatch_lines(result.dispatch), limit // 2)
     if not result.findings:
         return clip_utf8(head, limit)
-    table, rows = findings_table(result.findings, rest, limit)
+    table, rows = findings_table(result.findings)
     note = "{left} not shown here; " + rest + "."
     return table_within(head + "\n" + table, rows, len(rows), note, limit, noun="more finding")
