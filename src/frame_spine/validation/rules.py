@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
 
-from ..core.blocks import CommentScan
+from ..core.blocks import CommentScan, MarkerKind
 from ..core.identity import marker_problem
 from ..core.plan import ScannedComments, missing_spine_message
 from ..core.slices import slice_ac_refs, slice_exploratory
@@ -18,10 +18,14 @@ from .variant_rules import design_rule, variant_rule
 
 def _foreign_marker_line(scan: CommentScan, kind: str, issue_number: int) -> int | None:
     """The line of the first marker of ``kind`` naming another issue."""
-    for marker in scan.markers:
-        if marker.kind == kind and marker.value != str(issue_number):
-            return marker.line
-    return None
+    wanted = str(issue_number)
+    return next((m.line for m in scan.markers if m.kind == kind and m.value != wanted), None)
+
+
+_IDENTITY: dict[str, tuple[MarkerKind, Code]] = {
+    "plan": ("plan-issue", Code.PLAN_IDENTITY_MISMATCH),
+    "sibling": ("frame-slices", Code.SIBLING_IDENTITY_MISMATCH),
+}
 
 
 def identity_rule(facts: PlanFacts) -> list[Finding]:
@@ -29,19 +33,13 @@ def identity_rule(facts: PlanFacts) -> list[Finding]:
     number = facts.issue_number
     if number is None:
         return []
-    comments = facts.comments
     found = []
-    problem = marker_problem(comments.plan, "plan-issue", number)
-    if problem is not None:
-        line = _foreign_marker_line(comments.plan, "plan-issue", number)
-        found.append(error(Code.PLAN_IDENTITY_MISMATCH, problem, comment="plan", line=line))
-    if comments.sibling is not None:
-        problem = marker_problem(comments.sibling, "frame-slices", number)
+    for comment, scan in facts.comments.comments():
+        kind, code = _IDENTITY[comment]
+        problem = marker_problem(scan, kind, number)
         if problem is not None:
-            line = _foreign_marker_line(comments.sibling, "frame-slices", number)
-            found.append(
-                error(Code.SIBLING_IDENTITY_MISMATCH, problem, comment="sibling", line=line)
-            )
+            line = _foreign_marker_line(scan, kind, number)
+            found.append(error(code, problem, comment=comment, line=line))
     return found
 
 
@@ -50,25 +48,15 @@ def block_rule(facts: PlanFacts) -> list[Finding]:
     found = []
     for comment, scan in facts.comments.comments():
         for head in scan.unterminated:
-            found.append(
-                error(
-                    Code.UNTERMINATED_BLOCK,
-                    f"the {head.name} head at line {head.line} has no closing -->",
-                    comment=comment,
-                    line=head.line,
-                )
-            )
+            message = f"the {head.name} head at line {head.line} has no closing -->"
+            found.append(error(Code.UNTERMINATED_BLOCK, message, comment=comment, line=head.line))
         for block_comment, block in facts.unaddressed:
             if block_comment == comment:
-                found.append(
-                    at_block(
-                        Code.SLICE_WITHOUT_ID,
-                        f"the frame-slice block at line {block.head_line} has no column-0 "
-                        "step_id: (or id:) line",
-                        comment,
-                        block,
-                    )
+                message = (
+                    f"the frame-slice block at line {block.head_line} has no column-0 "
+                    "step_id: (or id:) line"
                 )
+                found.append(at_block(Code.SLICE_WITHOUT_ID, message, comment, block))
     return found
 
 
@@ -81,14 +69,8 @@ def spine_count_rule(facts: PlanFacts) -> list[Finding]:
     if expected and not comments.holds_spine_head():
         found.append(error(Code.MISSING_SPINE, missing_spine_message(comments), comment="plan"))
     for comment, block in facts.spines[1:]:
-        found.append(
-            at_block(
-                Code.MULTIPLE_SPINES,
-                f"another frame-spine block at line {block.head_line}; exactly one is allowed",
-                comment,
-                block,
-            )
-        )
+        message = f"another frame-spine block at line {block.head_line}; exactly one is allowed"
+        found.append(at_block(Code.MULTIPLE_SPINES, message, comment, block))
     return found
 
 
@@ -124,22 +106,15 @@ def trailing_whitespace_rule(facts: PlanFacts) -> list[Finding]:
         return []
     comment, block = facts.spines[0]
     payload_lines = block.payload.split("\n")
-    raw_lines = facts.comments.scan(comment).text.split("\n")[
-        block.payload_line - 1 : block.payload_line - 1 + len(payload_lines)
-    ]
+    first = block.payload_line - 1
+    raw_lines = facts.comments.scan(comment).text.split("\n")[first : first + len(payload_lines)]
     found = []
     for offset, (text, raw) in enumerate(zip(payload_lines, raw_lines, strict=False)):
         rest = raw[len(text) :] if raw.startswith(text) else ""
         if text != text.rstrip(" \t") or (rest and not rest.strip(" \t")):
             line = block.payload_line + offset
-            found.append(
-                warning(
-                    Code.TRAILING_WHITESPACE,
-                    f"spine line {line} ends with whitespace",
-                    comment=comment,
-                    line=line,
-                )
-            )
+            message = f"spine line {line} ends with whitespace"
+            found.append(warning(Code.TRAILING_WHITESPACE, message, comment=comment, line=line))
     return found
 
 
@@ -155,17 +130,11 @@ def grammar_rule(facts: PlanFacts) -> list[Finding]:
         if problem.line is not None and problem.line in reported:
             continue
         reported.add(problem.line)
-        quoted = ""
-        if problem.line is not None:
-            quoted = ": " + repr(text_lines[problem.line - 1].strip()[:120])
-        found.append(
-            error(
-                Code.INVALID_SPINE,
-                f"{problem.message}{quoted}",
-                comment=comment,
-                line=problem.line if problem.line is not None else block.head_line,
-            )
-        )
+        message, line = problem.message, problem.line
+        if line is not None:
+            message += ": " + repr(text_lines[line - 1].strip()[:120])
+        line = line if line is not None else block.head_line
+        found.append(error(Code.INVALID_SPINE, message, comment=comment, line=line))
     return found
 
 
@@ -200,15 +169,12 @@ def sibling_missing_rule(facts: PlanFacts) -> list[Finding]:
         return []
     spine = facts.spine
     if spine is not None and spine.slice_comment_id is not None:
-        return [
-            error(
-                Code.SIBLING_MISSING,
-                f"the spine points at sibling comment {spine.slice_comment_id} "
-                "(slice_comment_id), but there is no such sibling",
-                comment="plan",
-                line=spine.key_lines.get("slice_comment_id"),
-            )
-        ]
+        message = (
+            f"the spine points at sibling comment {spine.slice_comment_id} "
+            "(slice_comment_id), but there is no such sibling"
+        )
+        line = spine.key_lines.get("slice_comment_id")
+        return [error(Code.SIBLING_MISSING, message, comment="plan", line=line)]
     if facts.sibling_id is not None:
         return [error(Code.SIBLING_MISSING, f"sibling comment {facts.sibling_id} was not found")]
     return []
@@ -243,8 +209,7 @@ def validate_scanned(
     ``sibling-missing``)."""
     facts = plan_facts(comments, issue_number=issue_number, sibling_id=sibling_id)
     findings = [finding for rule in PLAN_RULES for finding in rule(facts)]
-    if facts.spine is not None:
-        spine = facts.spine
+    if (spine := facts.spine) is not None:
         findings += [finding for rule in SPINE_RULES for finding in rule(facts, spine)]
     if not sibling_withheld:
         findings += sibling_missing_rule(facts)

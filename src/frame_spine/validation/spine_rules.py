@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 
 from ..core.identity import pointer_problem
 from ..core.lanes import spine_lanes
@@ -24,14 +25,8 @@ def stamp_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     found = []
     mismatch = pointer_problem(facts.sibling_id, pointer)
     if mismatch is not None:
-        found.append(
-            error(
-                Code.SIBLING_IDENTITY_MISMATCH,
-                mismatch,
-                comment="plan",
-                line=spine.key_lines.get("slice_comment_id"),
-            )
-        )
+        line = spine.key_lines.get("slice_comment_id")
+        found.append(error(Code.SIBLING_IDENTITY_MISMATCH, mismatch, comment="plan", line=line))
     verdict = read_stamp(spine, sibling)
     if verdict.kind is StampKind.FRESH:
         return found
@@ -44,19 +39,15 @@ def stamp_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
 
 def port_order_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     """``non-canonical-order`` once, at the first port out of order."""
-    names = [route.name for route in spine.ports]
-    for previous, route in zip(spine.ports, spine.ports[1:], strict=False):
+    for previous, route in pairwise(spine.ports):
         if route.name < previous.name:
-            return [
-                warning(
-                    Code.NON_CANONICAL_ORDER,
-                    f"ports are not in canonical (sorted) order: {route.name} comes after "
-                    f"{previous.name} (expected: {', '.join(sorted(names))})",
-                    comment=facts.spine_comment,
-                    line=route.line,
-                    port=route.name,
-                )
-            ]
+            expected = ", ".join(sorted(port.name for port in spine.ports))
+            message = (
+                f"ports are not in canonical (sorted) order: {route.name} comes after "
+                f"{previous.name} (expected: {expected})"
+            )
+            where = {"comment": facts.spine_comment, "line": route.line, "port": route.name}
+            return [warning(Code.NON_CANONICAL_ORDER, message, **where)]
     return []
 
 
@@ -65,13 +56,9 @@ def coverage_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     coverage = spine.coverage
     if coverage is None or coverage == "complete" or exploratory_reason(coverage) is not None:
         return []
+    message = f"spine coverage {coverage!r} is neither 'complete' nor 'exploratory - <reason>'"
     return [
-        error(
-            Code.INVALID_COVERAGE,
-            f"spine coverage {coverage!r} is neither 'complete' nor 'exploratory - <reason>'",
-            comment=facts.spine_comment,
-            line=spine.coverage_line,
-        )
+        error(Code.INVALID_COVERAGE, message, comment=facts.spine_comment, line=spine.coverage_line)
     ]
 
 
@@ -105,15 +92,9 @@ def unresolved_step_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
             continue
         ports = routing.get(step)
         routed = f"ports routing to it: {', '.join(ports)}" if ports else "no port routes to it"
-        found.append(
-            error(
-                Code.UNRESOLVED_STEP,
-                f"step {step} is in the spine but no frame-slice block carries it ({routed})",
-                comment=facts.spine_comment,
-                line=step_lines[step],
-                step=step,
-            )
-        )
+        message = f"step {step} is in the spine but no frame-slice block carries it ({routed})"
+        where = {"comment": facts.spine_comment, "line": step_lines[step], "step": step}
+        found.append(error(Code.UNRESOLVED_STEP, message, **where))
     return found
 
 
@@ -138,30 +119,23 @@ def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     terminal = {token.step for route in spine.ports for token in route.tokens if token.terminal}
     found = []
     for entry in spine.slices:
-        if entry.step not in routed:
+        step = entry.step
+        if step not in routed:
+            message = f"no port routes to step {step}"
             found.append(
-                warning(
-                    Code.UNROUTED_STEP,
-                    f"no port routes to step {entry.step}",
-                    comment=comment,
-                    line=entry.line,
-                    step=entry.step,
-                )
+                warning(Code.UNROUTED_STEP, message, comment=comment, line=entry.line, step=step)
             )
-        line = entry.property_lines.get("terminal", entry.line)
-        if entry.terminal is False and entry.step in terminal:
+        if entry.terminal is False and step in terminal:
+            message = f"a port token marks {step} #terminal, but the spine says terminal: false"
+        elif entry.terminal is True and step not in terminal:
             message = (
-                f"a port token marks {entry.step} #terminal, but the spine says terminal: false"
-            )
-        elif entry.terminal is True and entry.step not in terminal:
-            message = (
-                f"the spine says terminal: true for {entry.step}, but no port token marks it "
-                "#terminal"
+                f"the spine says terminal: true for {step}, but no port token marks it #terminal"
             )
         else:
             continue
+        line = entry.property_lines.get("terminal", entry.line)
         found.append(
-            warning(Code.TERMINAL_MISMATCH, message, comment=comment, line=line, step=entry.step)
+            warning(Code.TERMINAL_MISMATCH, message, comment=comment, line=line, step=step)
         )
     return found
 
@@ -246,45 +220,29 @@ def _cycles(spine: Spine) -> _Cycles:
 
 def dependency_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     """``unknown-dependency`` and ``dependency-cycle``."""
-    comment = facts.spine_comment
-    steps = spine.steps
+    comment, steps = facts.spine_comment, spine.steps
     lines = {
         entry.step: entry.property_lines.get("depends_on", entry.line) for entry in spine.slices
     }
-    found = [
-        error(
-            Code.UNKNOWN_DEPENDENCY,
-            f"{entry.step} depends on {dependency}, which is not in the spine",
-            comment=comment,
-            line=lines[entry.step],
-            step=entry.step,
-        )
-        for entry in spine.slices
-        for dependency in entry.depends_on
-        if dependency not in steps
-    ]
+    found = []
+
+    def add(code: Code, step: str, message: str) -> None:
+        found.append(error(code, message, comment=comment, line=lines[step], step=step))
+
+    for entry in spine.slices:
+        for dependency in entry.depends_on:
+            if dependency not in steps:
+                message = f"{entry.step} depends on {dependency}, which is not in the spine"
+                add(Code.UNKNOWN_DEPENDENCY, entry.step, message)
     cycles = _cycles(spine)
     for cycle in cycles.listed:
-        found.append(
-            error(
-                Code.DEPENDENCY_CYCLE,
-                "dependency cycle: " + " -> ".join([*cycle, cycle[0]]),
-                comment=comment,
-                line=lines[cycle[0]],
-                step=cycle[0],
-            )
-        )
+        add(Code.DEPENDENCY_CYCLE, cycle[0], "dependency cycle: " + " -> ".join([*cycle, cycle[0]]))
     if cycles.first_unlisted is not None:
-        found.append(
-            error(
-                Code.DEPENDENCY_CYCLE,
-                f"{cycles.unlisted} more dependency cycles (only the first "
-                f"{MAX_LISTED_CYCLES} are listed)",
-                comment=comment,
-                line=lines[cycles.first_unlisted],
-                step=cycles.first_unlisted,
-            )
+        message = (
+            f"{cycles.unlisted} more dependency cycles (only the first {MAX_LISTED_CYCLES} are "
+            "listed)"
         )
+        add(Code.DEPENDENCY_CYCLE, cycles.first_unlisted, message)
     return found
 
 
@@ -312,28 +270,18 @@ def provided_port_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     reported: set[tuple[str, str]] = set()
     found = []
     for route in spine.ports:
-        for token in route.tokens:
-            if (route.name, token.step) in reported:
-                continue
-            reported.add((route.name, token.step))
-            carriers = facts.by_step.get(token.step)
-            if not carriers:
-                continue  # reported as unresolved-step
-            block_comment, block = carriers[0]
-            payload = block.payload
-            message = _not_provided_message(
-                route.name, token.step, payload, facts.slice_ports(payload)
-            )
+        port = route.name
+        for step in (token.step for token in route.tokens):
+            carriers = facts.by_step.get(step)
+            if (port, step) in reported or not carriers:
+                continue  # without a carrier: unresolved-step
+            reported.add((port, step))
+            carrier = carriers[0]
+            payload = carrier[1].payload
+            message = _not_provided_message(port, step, payload, facts.slice_ports(payload))
             if message is not None:
                 found.append(
-                    at_block(
-                        Code.PORT_NOT_PROVIDED,
-                        message,
-                        block_comment,
-                        block,
-                        step=token.step,
-                        port=route.name,
-                    )
+                    at_block(Code.PORT_NOT_PROVIDED, message, *carrier, step=step, port=port)
                 )
     return found
 

@@ -17,25 +17,17 @@ def variant_rule(facts: PlanFacts) -> list[Finding]:
     found: list[Finding] = []
     if len(variants) > 1:
         named = ", ".join(value for _line, value in variants)
-        found.append(
-            error(
-                Code.AMBIGUOUS_VARIANT,
-                f"{len(variants)} plan-variant lines in the frontmatter ({named}); at most one "
-                "is allowed",
-                comment="plan",
-                line=variants[1][0],
-            )
+        message = (
+            f"{len(variants)} plan-variant lines in the frontmatter ({named}); at most one is "
+            "allowed"
         )
+        found.append(error(Code.AMBIGUOUS_VARIANT, message, comment="plan", line=variants[1][0]))
     for line, value in facts.unknown_variants:
-        found.append(
-            error(
-                Code.UNKNOWN_VARIANT,
-                f"plan-variant {shorten(value)!r} is not a plan variant (brief or "
-                "goal-contract); a plan with a spine has no plan-variant line",
-                comment="plan",
-                line=line,
-            )
+        message = (
+            f"plan-variant {shorten(value)!r} is not a plan variant (brief or goal-contract); a "
+            "plan with a spine has no plan-variant line"
         )
+        found.append(error(Code.UNKNOWN_VARIANT, message, comment="plan", line=line))
     return found
 
 
@@ -44,26 +36,17 @@ def _with_spine(facts: PlanFacts, variant: str | None) -> list[Finding]:
     comment, block = facts.spines[0]
     found = []
     if variant is not None:
-        found.append(
-            at_block(
-                Code.VARIANT_WITH_SPINE,
-                f"a {variant} plan (plan-variant: {variant}) carries no spine by design, but a "
-                f"frame-spine block is at line {block.head_line}",
-                comment,
-                block,
-            )
+        message = (
+            f"a {variant} plan (plan-variant: {variant}) carries no spine by design, but a "
+            f"frame-spine block is at line {block.head_line}"
         )
-    if facts.omitted_line is not None:
-        found.append(
-            warning(
-                Code.SPINE_OMITTED_WITH_SPINE,
-                "the plan says spine-omitted: plan-too-small, but a frame-spine block is at "
-                f"line {block.head_line}: the spine is validated as usual (drop the "
-                "spine-omitted line)",
-                comment="plan",
-                line=facts.omitted_line,
-            )
+        found.append(at_block(Code.VARIANT_WITH_SPINE, message, comment, block))
+    if (line := facts.omitted_line) is not None:
+        message = (
+            "the plan says spine-omitted: plan-too-small, but a frame-spine block is at line "
+            f"{block.head_line}: the spine is validated as usual (drop the spine-omitted line)"
         )
+        found.append(warning(Code.SPINE_OMITTED_WITH_SPINE, message, comment="plan", line=line))
     return found
 
 
@@ -85,14 +68,8 @@ def design_rule(facts: PlanFacts) -> list[Finding]:
         return []
     found = []
     if len(facts.variants) <= 1:
-        found.append(
-            notice(
-                Code.NO_SPINE_BY_DESIGN,
-                f"no spine: {reason} has none by design",
-                comment="plan",
-                line=line,
-            )
-        )
+        message = f"no spine: {reason} has none by design"
+        found.append(notice(Code.NO_SPINE_BY_DESIGN, message, comment="plan", line=line))
     for comment, scan in facts.comments.comments():
         for block in scan.blocks_named(SLICE):
             step = slice_step_id(block.payload)
