@@ -31,14 +31,20 @@ class RankedStep:
         return tuple(dict.fromkeys(self.depends_on + self.lanes))
 
 
-def ranked_steps(ports: Sequence[PortRoute], slices: Sequence[SpineSlice]) -> list[RankedStep]:
-    """Every step in the spine, in rank order (SPEC 14)."""
+def routing_ports(ports: Sequence[PortRoute]) -> dict[str, list[str]]:
+    """The ports whose tokens name each step, each once, in ``ports:`` order."""
     routed: dict[str, list[str]] = {}
     for route in ports:
         for token in route.tokens:
             names = routed.setdefault(token.step, [])
             if route.name not in names:
                 names.append(route.name)
+    return routed
+
+
+def ranked_steps(ports: Sequence[PortRoute], slices: Sequence[SpineSlice]) -> list[RankedStep]:
+    """Every step in the spine, in rank order (SPEC 14)."""
+    routed = routing_ports(ports)
     lanes = spine_lanes(ports, slices).before
     ranked = [
         RankedStep(
@@ -131,22 +137,16 @@ def _text(value: int | str | None) -> str:
     return "" if value is None else str(value)
 
 
-def _first_wave(steps: Sequence[MatrixEntry]) -> list[MatrixEntry]:
-    """The entries of wave 1."""
-    return [entry for entry in steps if entry.wave == 1]
-
-
 def matrix(
     found: CurrentSpine, ids: DispatchIds, completed: Collection[str] | None = None
 ) -> Dispatch:
     """The dispatch matrix of one valid spine (SPEC 14); ``completed``: lower-case step ids."""
     spine: Spine = found.spine
+    sibling = ids.sibling_id if ids.sibling_id is not None else spine.slice_comment_id
     shared = {
         "issue_number": _text(ids.issue_number),
         "plan_comment_id": _text(ids.plan_comment_id),
-        "slices_comment_id": _text(
-            ids.sibling_id if ids.sibling_id is not None else spine.slice_comment_id
-        ),
+        "slices_comment_id": _text(sibling),
         "generated_at": spine.generated_at,
         "spine_digest": found.digest,
     }
@@ -172,7 +172,7 @@ def matrix(
             if entry.step_id not in done and all(step in done for step in ranked.predecessors)
         )
     else:  # nothing completed: the steps without predecessors, which are wave 1 exactly
-        ready = tuple(_first_wave(steps))
+        ready = tuple(entry for entry in steps if entry.wave == 1)
     return Dispatch(
         steps=steps, waves=tuple(tuple(waves[wave]) for wave in sorted(waves)), ready=ready
     )
@@ -186,12 +186,8 @@ def plan_dispatch(
     completed: Collection[str] | None = None,
 ) -> Dispatch:
     """The dispatch matrix of a validated plan: empty unless ``valid`` with a spine."""
-    if not valid:
-        return Dispatch()
-    found = current_spine(comments)
-    if not isinstance(found, CurrentSpine):
-        return Dispatch()
-    return matrix(found, ids, completed)
+    found = current_spine(comments) if valid else None
+    return matrix(found, ids, completed) if isinstance(found, CurrentSpine) else Dispatch()
 
 
 def as_outputs(dispatch: Dispatch) -> Mapping[str, object]:

@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from ..core.acceptance import AcceptanceCriterion, acceptance_criteria
-from ..core.blocks import SLICE, SPINE, Block
+from ..core.blocks import SPINE, Block
 from ..core.frontmatter import (
     SPINELESS_VARIANTS,
     frontmatter_lines,
@@ -66,25 +66,19 @@ def plan_facts(
     comments: ScannedComments, *, issue_number: int | None, sibling_id: int | None = None
 ) -> PlanFacts:
     """Read once what the rules need."""
-    spines = tuple(
-        (comment, block)
-        for comment, scan in comments.comments()
-        for block in scan.blocks
-        if block.name == SPINE
-    )
+    spines: list[tuple[str, Block]] = []
     slices: list[tuple[str, Block, str]] = []
     unaddressed: list[tuple[str, Block]] = []
+    by_step: dict[str, list[tuple[str, Block]]] = {}
     for comment, scan in comments.comments():
         for block in scan.blocks:
-            if block.name == SLICE:
-                step = slice_step_id(block.payload)
-                if step is None:
-                    unaddressed.append((comment, block))
-                else:
-                    slices.append((comment, block, step))
-    by_step: dict[str, list[tuple[str, Block]]] = {}
-    for comment, block, step in slices:
-        by_step.setdefault(step, []).append((comment, block))
+            if block.name == SPINE:
+                spines.append((comment, block))
+            elif (step := slice_step_id(block.payload)) is None:
+                unaddressed.append((comment, block))
+            else:
+                slices.append((comment, block, step))
+                by_step.setdefault(step, []).append((comment, block))
     problems: tuple[SpineProblem, ...] = ()
     spine = None
     if len(spines) == 1:
@@ -96,7 +90,7 @@ def plan_facts(
         comments=comments,
         issue_number=issue_number,
         sibling_id=sibling_id,
-        spines=spines,
+        spines=tuple(spines),
         slices=tuple(slices),
         unaddressed=tuple(unaddressed),
         by_step=by_step,

@@ -182,12 +182,8 @@ def result_of(findings: Iterable[Finding]) -> ValidationResult:
     kept = tuple(finding for _index, finding in ordered)
     errors = sum(finding.severity is Severity.ERROR for finding in kept)
     warnings = sum(finding.severity is Severity.WARNING for finding in kept)
-    return ValidationResult(
-        status=Verdict.INVALID if errors else Verdict.VALID,
-        errors=errors,
-        warnings=warnings,
-        findings=kept,
-    )
+    status = Verdict.INVALID if errors else Verdict.VALID
+    return ValidationResult(status=status, errors=errors, warnings=warnings, findings=kept)
 
 
 class ValidateTarget(ApiTarget):

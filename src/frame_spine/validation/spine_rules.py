@@ -11,6 +11,7 @@ from ..core.lanes import spine_lanes
 from ..core.slices import exploratory_reason, slice_exploratory
 from ..core.spine_model import Spine
 from ..core.stamps import StampKind, read_stamp, verdict_message
+from .dispatch import routing_ports
 from .facts import PlanFacts
 from .models import Code, Finding, at_block, error, warning
 
@@ -73,19 +74,10 @@ def _step_lines(spine: Spine) -> dict[str, int]:
     return lines
 
 
-def _routing_ports(spine: Spine) -> dict[str, list[str]]:
-    """The ports whose tokens name each step, each once, in ``ports:`` order."""
-    ports: dict[str, dict[str, None]] = {}  # an ordered set per step
-    for route in spine.ports:
-        for token in route.tokens:
-            ports.setdefault(token.step, {})[route.name] = None
-    return {step: list(names) for step, names in ports.items()}
-
-
 def unresolved_step_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     """``unresolved-step``, naming the ports that route to the step."""
     step_lines = _step_lines(spine)
-    routing = _routing_ports(spine)
+    routing = routing_ports(spine.ports)
     found = []
     for step in sorted(spine.steps, key=lambda s: (step_lines[s], len(s), s)):
         if step in facts.by_step:
