@@ -1,17 +1,11 @@
-"""The modes, one folder each: ``lookup``, ``validate``, ``audit``, ``render``.
+"""The modes, one folder each (``lookup``, ``validate``, ``audit``, ``render``), with the same
+files: ``models`` (inputs and result), ``rules`` (the pure decision), ``online`` (fetch, then
+decide), ``render`` (JSON, text, summary), ``report`` (the action's step) and ``command``
+(argparse only at load time).
 
-Every mode has the same files:
-
-- ``models``: its inputs (pydantic, from :mod:`frame_spine.inputs` types) and its result;
-- ``rules``: the pure decision (scanned comments in, the result out);
-- ``online``: fetch from GitHub, then decide;
-- ``render``: the result as JSON, text and job-summary Markdown;
-- ``report``: the action's step (:class:`~frame_spine.step.report.StepReport`);
-- ``command``: the ``frame-spine`` command (argparse only at load time).
-
-This module is the one boundary where the command line and the action load a mode, lazily:
-a lookup never imports validate, audit or render. A new mode is a new folder with those files and
-one entry in :data:`frame_spine.inputs.MODES` (and its inputs and outputs in ``action.yml``).
+This module is where the command line and the action load a mode, lazily: a lookup never
+imports validate, audit or render. A new mode is a folder with those files and an entry in
+:data:`frame_spine.inputs.MODES` (and its inputs and outputs in ``action.yml``).
 """
 
 from __future__ import annotations
@@ -31,7 +25,7 @@ class ReportModule(Protocol):
     """A mode's ``report`` module: the action's step of that mode."""
 
     def report(self, step: StepContext) -> StepReport:
-        """Run the mode for the action and decide what the step writes. Never raises."""
+        """Run the mode for the action and decide what the step writes."""
         ...
 
 
@@ -47,8 +41,7 @@ def report_module(mode: str) -> ReportModule:
 
 
 def commands() -> list[Command]:
-    """Every ``frame-spine`` command of every mode, in :data:`MODES` order (loading the
-    light ``command`` modules only)."""
+    """Every ``frame-spine`` command of every mode, in :data:`MODES` order."""
     found: list[Command] = []
     for mode in MODES:
         module = cast(CommandModule, importlib.import_module(f"{__name__}.{mode}.command"))

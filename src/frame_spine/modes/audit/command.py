@@ -1,7 +1,4 @@
-"""``frame-spine audit`` (SPEC 9, 11).
-
-An edge. Loading this module costs argparse only; a run imports audit's rules and PyGithub.
-"""
+"""``frame-spine audit`` (SPEC 9, 11); a run imports audit's rules and PyGithub."""
 
 from __future__ import annotations
 
@@ -35,8 +32,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``frame-spine audit``: exit 0 when clean, 1 for findings or a failed fetch; without
-    ``--repo``, the checkout's ``origin`` (SPEC 9; a usage error when there is none)."""
+    """``frame-spine audit`` (SPEC 9, 11)."""
     console.default_repo(args, parser)
     # Imported here: only audits pay for audit mode and PyGithub.
     from ...core.status import Failure

@@ -1,10 +1,5 @@
-"""Audit mode against the GitHub REST API (SPEC 11, 6.1): list, walk each issue, fetch what
-was not kept, classify.
-
-An edge. Requests: SPEC 11's budget (the issue listing with a state filter, the comment
-listing, one GET per chosen plan or sibling whose body was not kept, the permission requests
-of the walks).
-"""
+"""Audit against GitHub (SPEC 11, 6.1): list, walk each issue, fetch what was not kept,
+classify, within SPEC 11's request budget."""
 
 from __future__ import annotations
 
@@ -21,14 +16,9 @@ from .rules import Chosen, Kept, Listing, audit_plan, pointer_of, report_of, unu
 
 
 def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
-    """Audit every plan of ``target.repository`` (SPEC 11, 6.1).
-
-    Returns:
-        The :class:`AuditReport`; a listing, a fetch of a plan or sibling by id or an edit
-        history that fails (other than a sibling that is not found: ``sibling-missing``)
-        makes the whole report that SPEC 6 status; a permission request that fails, or one
-        too many, makes that issue ``undetermined``. Never raises.
-    """
+    """Audit every plan of ``target.repository`` (SPEC 11, 6.1): a failed listing, fetch or
+    edit history fails the report; a failed permission request makes that issue
+    ``undetermined``."""
     repository = target.repository
     since = resolved_since(target.since, fetcher.session.now())
     listing = _listed(target, since, fetcher)
@@ -51,7 +41,7 @@ def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
 
 
 def _listed(target: AuditTarget, since: str | None, fetcher: CommentFetcher) -> Listing | Failure:
-    """The repository's comment listing (with the issue listing first, for a state)."""
+    """The repository's comment listing (after the issue listing, for a state)."""
     repository = target.repository
     issues: set[int] | None = None
     if target.issue_state != "all":
@@ -75,8 +65,8 @@ _Walked = tuple[list[AuditedPlan], list[Chosen], dict[int, AuthorCheck], int, in
 
 
 def _walked(listing: Listing, authors: AuthorCheck, fetcher: CommentFetcher) -> _Walked | Failure:
-    """Each issue walked (SPEC 6.1): the rows of issues whose plan cannot be used, the plans
-    to classify, each issue's check, and the plan-like comments passed over in all."""
+    """Each issue walked (SPEC 6.1): the rows of unusable plans, the plans to classify, each
+    issue's check, and the plan-like comments passed over in all."""
     rows: list[AuditedPlan] = []
     chosen: list[Chosen] = []
     checks: dict[int, AuthorCheck] = {}
@@ -113,10 +103,9 @@ def _walked(listing: Listing, authors: AuthorCheck, fetcher: CommentFetcher) -> 
 def _judge_edits(
     chosen: list[Chosen], checks: dict[int, AuthorCheck], fetcher: CommentFetcher | None
 ) -> tuple[list[Chosen], list[AuditedPlan]] | Failure:
-    """The plans and siblings someone not trusted edited (SPEC 6.1): ``ceil(n / 100)``
-    GraphQL requests for the n edited ones (none without a ``fetcher``: ``any``); such a
-    plan's row is ``untrusted-edit``, such a sibling is left out; a permission request that
-    fails makes the issue ``undetermined``."""
+    """The chosen plans left after judging their editors (SPEC 6.1; ``ceil(n / 100)`` GraphQL
+    requests, none without a ``fetcher``), and the rows of those refused; an untrusted
+    sibling edit leaves only the sibling out."""
     touched = {
         kept.comment.id: kept.comment
         for plan in chosen
@@ -158,9 +147,8 @@ _Found = tuple[Kept, Kept | None, str | None]
 def _chosen(
     issue: int, plan_id: int, listing: Listing, fetcher: CommentFetcher, check: AuthorCheck
 ) -> _Found | AuditedPlan | Failure:
-    """The chosen plan with its body (kept, else fetched by id), its sibling (kept, else
-    fetched by id) and why the sibling is left out; an ``undetermined`` row when judging the
-    sibling's author failed; or the failure of a fetch."""
+    """The chosen plan and its sibling (kept, else fetched by id) with why the sibling is left
+    out; an ``undetermined`` row; or a fetch's failure."""
     taken = listing.take(plan_id)
     if taken is not None:
         plan, pointer = taken

@@ -1,7 +1,4 @@
-"""Rendering audit reports (SPEC 11): JSON, a text table, and the job summary.
-
-Pure: an :class:`~.models.AuditReport` in, a string out.
-"""
+"""Audit reports rendered (SPEC 11): JSON, a text table, and the job summary."""
 
 from __future__ import annotations
 
@@ -23,9 +20,7 @@ from .models import AuditReport, AuditState
 
 
 def audit_dict(report: AuditReport) -> dict[str, Any]:
-    """The report as a JSON object: ``status, repository, requests, plans, counts`` (then
-    ``message`` for a fetch failure); each plan with every key of SPEC 11 (``null`` when
-    not known)."""
+    """The report as a JSON object (``since`` and ``message`` only when set)."""
     shown = report.model_dump(mode="json")
     for key in ("since", "message"):
         if shown[key] is None:
@@ -34,14 +29,13 @@ def audit_dict(report: AuditReport) -> dict[str, Any]:
 
 
 def audit_json(report: AuditReport) -> str:
-    """One compact JSON line (workflow-command sequences escaped, see
-    :func:`~frame_spine.workflow_commands.json_line`)."""
+    """One compact JSON line."""
     return json_line(audit_dict(report))
 
 
 def audit_text(report: AuditReport) -> str:
     """A table, one row per plan, then a count line; for a fetch failure, ``status:`` and
-    ``message:`` lines. Ends with a newline."""
+    ``message:`` lines."""
     if report.message is not None:
         return f"status: {report.status}\nmessage: {report.message}\n"
     header = (
@@ -107,14 +101,8 @@ _UNUSABLE = (AuditState.UNTRUSTED_EDIT, AuditState.HIDDEN, AuditState.UNDETERMIN
 def audit_summary(
     report: AuditReport, *, rest: str = "the report has all", limit: int = SUMMARY_LIMIT
 ) -> str:
-    """Render the job summary of audit mode (SPEC 11): the outcome, the counts per state,
-    what a no-spine plan means (when there is one), the requests made, and one table row
-    per plan (linked), the plans with findings first (the worst state
-    first, then by issue), under ``limit`` bytes.
-
-    Rows that do not fit are left out with a visible note saying how many and, in ``rest``,
-    where they all are.
-    """
+    """The job summary of audit mode (SPEC 11), under ``limit`` bytes: the worst states first;
+    rows that do not fit are counted in a note that says, in ``rest``, where they all are."""
     icon = "✅" if report.exit_code == 0 else "❌"
     if report.message is not None:
         facts = [("Repository", escape_cell(report.repository))]

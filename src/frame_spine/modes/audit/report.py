@@ -1,9 +1,5 @@
-"""Audit in the action (SPEC 8, 11): the step's outputs, job summary and annotations.
-
-An edge: inputs through :class:`~frame_spine.step.context.StepContext` -> listings and
-classification (:mod:`.online`) -> ``report-file`` -> a
-:class:`~frame_spine.step.report.StepReport`.
-"""
+"""Audit in the action (SPEC 8, 11): inputs, listings and classification (:mod:`.online`),
+``report-file``, the step's report."""
 
 from __future__ import annotations
 
@@ -21,9 +17,7 @@ from .render import audit_dict, audit_json, audit_summary
 
 
 def report(step: StepContext) -> StepReport:
-    """Audit a repository for the action (SPEC 11, 8): inputs -> listings -> classify ->
-    ``report-file`` -> the report (outputs with counts, summary table, annotations). Never
-    raises."""
+    """Audit a repository for the action (SPEC 11, 8)."""
     target = parse_inputs(AuditTarget, step.resolved_inputs())
     if isinstance(target, Failure):
         audit = AuditReport.of_failure(target, step.repository())
@@ -33,7 +27,7 @@ def report(step: StepContext) -> StepReport:
 
 
 def _step_report(step: StepContext, report: AuditReport) -> StepReport:
-    """The audit as the step's outputs, summary and annotations (``report-file`` written)."""
+    """The audit as the step's report (``report-file`` written)."""
     settings = step.settings
     full = audit_json(report)
     report_path = ""

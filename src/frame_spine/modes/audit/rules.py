@@ -1,9 +1,5 @@
-"""Audit's rules (SPEC 11): what a listing keeps of each comment, and each plan classified.
-
-Pure: pages of issue comments in (streamed: only what deciding needs is kept, and a body only
-when SPEC 11 says so, as UTF-8 bytes), a typed :class:`~.models.AuditReport` out. The
-fetching edge is :mod:`.online`.
-"""
+"""Audit's rules (SPEC 11): what a listing keeps of each comment (streamed: a body only when
+SPEC 11 says so, as UTF-8 bytes), and each plan classified."""
 
 from __future__ import annotations
 
@@ -33,16 +29,8 @@ def _interned(text: str | None) -> str | None:
 
 @dataclass(slots=True)
 class Listed:
-    """A listed plan-like or sibling-like comment as the audit keeps it (SPEC 11 revision 4).
-
-    Attributes:
-        comment: the comment as listed, with an empty ``body``.
-        plan: whether it carries a ``plan-issue-N`` line for its issue; sibling: whether it
-            carries a ``frame-slices-N`` line.
-        body: its body as UTF-8 bytes (``surrogatepass``: any ``str`` comes back as it was),
-            only while the audit may need it; else ``None`` (fetched by id when needed).
-        pointer: a kept plan's ``slice_comment_id``.
-    """
+    """A listed plan-like or sibling-like comment as the audit keeps it (SPEC 11): the comment
+    without its body, the body only while it may be needed, a kept plan's pointer."""
 
     comment: FetchedComment
     plan: bool
@@ -53,19 +41,8 @@ class Listed:
 
 @dataclass
 class Listing:
-    """A repository's comment listing, collected page by page (SPEC 11 revision 4): of each
-    comment, in its newest listed version, what deciding needs; a body only for a plan-like
-    comment by an author trusted without a request (the issue's newest such) and for a
-    sibling-like one by such an author.
-
-    Attributes:
-        policy: ``trusted-authors``. issues: when not ``None``, only these issues count.
-        listed: the plan-like and sibling-like comments, by id.
-        versions: the ``updated_at`` of each comment listed (a comment listed twice counts
-            in its newest version, the later page winning a tie).
-        kept_plans: per issue, the id of the plan whose body is kept.
-        seen: how many listed comments were read.
-    """
+    """A repository's comment listing, collected page by page (SPEC 11): of each comment, in
+    its newest listed version, what deciding needs."""
 
     policy: TrustPolicy
     issues: set[int] | None = None
@@ -133,8 +110,7 @@ class Listing:
         }
 
     def take(self, comment_id: int) -> tuple[Kept, int | None] | None:
-        """Comment ``comment_id`` as kept (and its pointer, for a plan); a plan is taken
-        once, then no longer kept; ``None`` when its body was not kept."""
+        """A kept comment (and a plan's pointer), a plan taken once; ``None`` when not kept."""
         listed = self.listed.get(comment_id)
         if listed is None or listed.body is None:
             return None
@@ -146,8 +122,7 @@ class Listing:
 
 @dataclass(frozen=True, slots=True)
 class Kept:
-    """A comment as the audit holds it until it is classified: the comment with an empty
-    ``body``, and its body as UTF-8 (``surrogatepass``: any ``str`` comes back whole)."""
+    """A comment held until it is classified: without its body, and the body as UTF-8."""
 
     comment: FetchedComment
     body: bytes
@@ -164,9 +139,7 @@ class Kept:
 
 @dataclass(frozen=True, slots=True)
 class Chosen:
-    """An issue's plan as the audit classifies it: the plan comment, its sibling (when the
-    spine points at one and it was found), why the sibling is left out (SPEC 6.1), the
-    counts of the walk, and how many distinct plan comments the issue has."""
+    """An issue's plan as the audit classifies it, with its sibling and the walk's counts."""
 
     issue: int
     plan: Kept
@@ -186,13 +159,8 @@ def pointer_of(scan: CommentScan) -> int | None:
 
 
 def classify(comments: ScannedComments, result: ValidationResult) -> AuditState:
-    """A plan's state (SPEC 11), the first that applies: ``no-spine`` (no spine block at all),
-    ``invalid`` (validate errors other than the sibling ones), ``sibling-missing``,
-    ``sibling-unstamped``, ``stale-sibling``, ``fresh``.
-
-    ``unresolved-step`` errors are not counted as ``invalid`` when the sibling is missing,
-    unstamped or stale: they follow from the sibling's state, which is the finding to report.
-    """
+    """A plan's state (SPEC 11). ``unresolved-step`` does not make it ``invalid`` when the
+    sibling is missing, unstamped or stale: it follows from the sibling's state."""
     if not comments.holds_spine_head():
         return AuditState.NO_SPINE
     codes = {finding.code for finding in result.findings if finding.severity is Severity.ERROR}
@@ -250,8 +218,7 @@ def audit_plan(chosen: Chosen) -> AuditedPlan:
 def unusable_plan(
     issue: int, comment: FetchedComment, state: AuditState, message: str, **counts: int
 ) -> AuditedPlan:
-    """The row of an issue whose newest trusted plan cannot be used (SPEC 11 revision 4:
-    ``hidden``, ``untrusted-edit``, ``undetermined``): the comment and why."""
+    """The row of an issue whose newest trusted plan cannot be used (SPEC 11)."""
     return AuditedPlan(
         issue=issue,
         plan_comment_id=comment.id,
@@ -275,8 +242,7 @@ def report_of(
     passed_over: int = 0,
     hidden: int = 0,
 ) -> AuditReport:
-    """Assemble the report: plans by issue number, counts for every state, the status, and
-    how many plan-like comments the walks passed over in all (SPEC 6.1)."""
+    """The report: plans by issue number, counts for every state, the status."""
     ordered = tuple(sorted(plans, key=lambda plan: plan.issue))
     counts = {state.value: 0 for state in AuditState}
     for plan in ordered:

@@ -1,8 +1,4 @@
-"""``frame-spine lookup`` and ``frame-spine digest`` (SPEC 9).
-
-An edge. Loading this module costs argparse only; a run imports what it needs: the pure
-lookup for local bodies, PyGithub only for ``--repo``.
-"""
+"""``frame-spine lookup`` and ``frame-spine digest`` (SPEC 9); a run imports what it needs."""
 
 from __future__ import annotations
 
@@ -49,7 +45,7 @@ def _add_lookup_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _print(result: LookupResult, output_format: str) -> int:
-    """Print a result in SPEC 5's JSON or text format; return its exit code."""
+    """Print a result (SPEC 5); return its exit code."""
     from .render import result_json, result_text
 
     console.print_result(output_format, result, result_json, result_text)
@@ -57,12 +53,7 @@ def _print(result: LookupResult, output_format: str) -> int:
 
 
 def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> bool:
-    """Exactly one source of bodies (usage errors otherwise); returns whether it is GitHub.
-
-    GitHub is the source with ``--repo``, or with ``--plan-comment-id``,
-    ``--slices-comment-id`` or ``--api-url`` and no local body: then a left-out ``--repo`` is
-    the checkout's ``origin`` (SPEC 9; a usage error when there is none).
-    """
+    """Exactly one source of bodies (usage errors otherwise); whether it is GitHub (SPEC 9)."""
     online_only = console.online_flags_given(args)
     sources = [
         flag
@@ -128,8 +119,7 @@ def _lookup_online(args: argparse.Namespace) -> LookupResult:
 
 
 def run_lookup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``frame-spine lookup``: local bodies, one pre-concatenated body, or GitHub (``--repo``,
-    or the checkout's ``origin``)."""
+    """``frame-spine lookup``: local bodies, one pre-concatenated body, or GitHub."""
     online = _check_sources(parser, args)
     result = _lookup_online(args) if online else _lookup_local(args)
     return _print(result, args.format)
@@ -145,8 +135,7 @@ def _add_digest_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run_digest(args: argparse.Namespace, _parser: argparse.ArgumentParser) -> int:
-    """``frame-spine digest``: the spine digest to record at dispatch time (SPEC 7), or the
-    lookup status when the plan has no single valid spine (exit 1)."""
+    """``frame-spine digest``: the spine digest (SPEC 7), or the lookup status (exit 1)."""
     from ...core.plan import current_spine, scan_bodies
     from ...core.status import Failure, Status
     from ...workflow_commands import json_line

@@ -1,10 +1,5 @@
-"""Lookup against GitHub (SPEC 6, 6.1): fetch -> identity checks (``issue_url``, the author,
-the pointer, the marker lines) -> the lookup decision.
-
-An edge, shared by ``frame-spine lookup --repo`` and the action. The only I/O is through the
-:class:`~frame_spine.github.client.CommentFetcher` it is given (comments, and the
-permission requests of the trust policy's ``write`` term).
-"""
+"""Lookup against GitHub (SPEC 6, 6.1): fetch, the identity checks, then the lookup decision.
+The only I/O is through the :class:`~frame_spine.github.client.CommentFetcher` given."""
 
 from __future__ import annotations
 
@@ -24,13 +19,7 @@ from .rules import identity_problem, lookup_scanned
 
 @dataclass(frozen=True, slots=True)
 class OnlineLookup:
-    """The outcome of :func:`lookup_online`.
-
-    Attributes:
-        result: the lookup result (a SPEC 5 or SPEC 6 status).
-        plan, sibling: the comments fetched (``None`` when not fetched or when fetching
-            failed), for links in the job summary.
-    """
+    """The outcome of :func:`lookup_online`: the result and the comments fetched (for links)."""
 
     result: LookupResult
     plan: FetchedComment | None = None
@@ -40,8 +29,7 @@ class OnlineLookup:
 def _sibling_mismatch(
     message: str, spine: CurrentSpine | Failure, untrusted: Untrusted | None = None
 ) -> LookupResult:
-    """A ``sibling-identity-mismatch`` result, carrying the plan's spine values when known
-    (and the sibling's author when it is not trusted)."""
+    """A ``sibling-identity-mismatch`` result, with the plan's spine values when known."""
     known = (
         {"spine_digest": spine.digest, "current_generated_at": spine.spine.generated_at}
         if isinstance(spine, CurrentSpine)
@@ -58,26 +46,8 @@ def _sibling_mismatch(
 def lookup_online(
     target: OnlineTarget, request: LookupRequest, fetcher: CommentFetcher
 ) -> OnlineLookup:
-    """Fetch the plan (and sibling), check identities, and look up the step (SPEC 6).
-
-    Args:
-        target: where to fetch (see :func:`.models.parse_online_inputs`).
-        request: the validated dispatch inputs.
-        fetcher: the :class:`CommentFetcher` for ``target.repository``.
-
-    Order (SPEC 6.1), the first that fails decides: each answer is the comment asked for;
-    the plan's ``issue_url``, then its author (``plan-identity-mismatch``: an untrusted
-    plan is never read further, so an ``auto`` sibling is not fetched); the sibling's
-    ``issue_url``, then its author, then the spine's pointer (``sibling-identity-mismatch``);
-    then the marker lines and the blocks (:func:`.rules.lookup_scanned`).
-
-    Returns:
-        :class:`OnlineLookup`. Requests: one GET without a sibling; two, issued concurrently,
-        with a sibling id; with ``auto``, a second GET after the plan only when its spine
-        points at a sibling; plus, only when the policy's ``write`` term must decide, one
-        permission GET per distinct author (plan and sibling by one author: one). Never
-        raises.
-    """
+    """Fetch the plan (and sibling), check identities in SPEC 6.1's order (an untrusted plan
+    is read no further), and look up the step (SPEC 6)."""
     explicit = target.slices_comment_id if isinstance(target.slices_comment_id, int) else None
     wanted = [(target.plan_comment_id, "plan")]
     if explicit is not None:

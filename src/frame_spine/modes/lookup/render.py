@@ -1,8 +1,4 @@
-"""Rendering a lookup (SPEC 5 "Result object" and "Text format"; SPEC 8 job summary).
-
-Pure: a :class:`~frame_spine.modes.lookup.models.LookupResult` in, a string out: one compact
-JSON line with SPEC 5's key order, the text format, or the job summary's Markdown.
-"""
+"""A lookup rendered (SPEC 5 "Result object" and "Text format"; SPEC 8 job summary)."""
 
 from __future__ import annotations
 
@@ -24,9 +20,7 @@ from ...markdown import (
 from ...workflow_commands import json_line
 from .models import LookupResult
 
-# Fixed keys after ``status``, per status (SPEC 5). Keys that are unset are skipped, which
-# gives the two stale-spine layouts: check 4 sets dispatched_generated_at, check 6 sets
-# sibling_generated_at.
+# Fixed keys after ``status``, per status (SPEC 5); unset ones are skipped (stale-spine's two).
 _FIXED_KEYS: dict[Status, tuple[str, ...]] = {
     Status.OK: ("step_id", "generated_at", "slice"),
     Status.STALE_SPINE: (
@@ -38,9 +32,7 @@ _FIXED_KEYS: dict[Status, tuple[str, ...]] = {
     Status.MISSING_SLICE: ("step_id",),
     Status.DUPLICATE_SLICE_ID: ("step_id", "count"),
 }
-# Keys that follow the fixed ones, in this order, whenever they are set: SPEC 5 puts
-# ``spine_digest`` right after the fixed keys of ok and stale-spine, and ``message`` right
-# after the fixed keys of every other status; SPEC 6.1 the untrusted author after them.
+# The keys after the fixed ones, when set (SPEC 5, 6.1).
 _DIGEST_FIRST = (
     "spine_digest",
     "generated_at_elided",
@@ -61,13 +53,7 @@ _MESSAGE_FIRST = (
 
 
 def result_dict(result: LookupResult) -> dict[str, Any]:
-    """Return the result's JSON object with SPEC 5's key order (unset keys omitted).
-
-    Returns:
-        An insertion-ordered ``dict``: ``status``, the status's fixed keys, then
-        ``spine_digest``, ``generated_at_elided``, ``message`` and the remaining known
-        timestamps.
-    """
+    """The result's JSON object in SPEC 5's key order (unset keys omitted)."""
     ordered: dict[str, Any] = {"status": result.status.value}
     trailing = _DIGEST_FIRST if result.status in (Status.OK, Status.STALE_SPINE) else _MESSAGE_FIRST
     for key in (*_FIXED_KEYS.get(result.status, ()), *trailing):
@@ -80,17 +66,12 @@ def result_dict(result: LookupResult) -> dict[str, Any]:
 
 
 def result_json(result: LookupResult) -> str:
-    """Render a result as one compact JSON line (SPEC 5), without a trailing newline."""
+    """The result as one compact JSON line (SPEC 5)."""
     return json_line(result_dict(result))
 
 
 def result_text(result: LookupResult) -> str:
-    """Render a result in the text format of SPEC 5, ending with a newline.
-
-    ``ok``: ``status: ok``, ``step_id: sN``, ``slice: |`` and each slice line indented by two
-    spaces. Any other status: one ``key: value`` line per fixed key,
-    then ``message: ...``. Additive keys (``spine_digest``, ...) are not printed.
-    """
+    """The result in SPEC 5's text format (additive keys not printed)."""
     lines = [f"status: {result.status.value}"]
     if result.status is Status.OK:
         lines.append(f"step_id: {result.step_id}")
@@ -117,8 +98,8 @@ def _icon(status: Status) -> str:
 def _timestamp_rows(
     result: LookupResult, dispatched_generated_at: str | None
 ) -> list[tuple[str, str]]:
-    """The timestamps known: one ``generated_at`` row when they all agree, else one row
-    each, a value that is not the spine's marked with ⚠️."""
+    """One ``generated_at`` row when the known timestamps agree, else one row each (a value
+    that is not the spine's marked)."""
     known = [
         (
             "dispatched",
@@ -156,24 +137,9 @@ def lookup_summary(
     whole_slice: str = "in the `slice` output (and in `slice-file` when set)",
     limit: int = SUMMARY_LIMIT,
 ) -> str:
-    """Render the job summary of one lookup (SPEC 8).
-
-    Args:
-        result: the lookup result.
-        repository: ``OWNER/NAME`` (validated), or ``None`` when the input was invalid.
-        plan, sibling: the comments fetched, for links (``None`` when not fetched).
-        dispatched_generated_at: the dispatched ``generated-at`` input (validated), if any.
-        step_id: the dispatched step (validated), shown when the result does not name it.
-        whole_slice: where the whole slice is, for the truncation note (e.g. ``"in the
-            `slice` output"``).
-        limit: the most UTF-8 bytes the summary may take.
-
-    Returns:
-        Markdown ending with a newline, at most ``limit`` bytes: the status with its icon
-        and exit code, the message (what happened) right under it, then a table of the
-        details. When the slice does not fit it is cut and a visible note says how much is
-        shown.
-    """
+    """The job summary of one lookup (SPEC 8), at most ``limit`` bytes: status, message, a
+    table of details, and the slice (cut with a note saying how much is shown and where the
+    whole slice is: ``whole_slice``)."""
     status = result.status
     shown_step = result.step_id or step_id
     rows = comment_rows(repository, plan, sibling)

@@ -1,8 +1,5 @@
-"""Lookup in the action (SPEC 8): the step's outputs, job summary and annotation.
-
-An edge: inputs through :class:`~frame_spine.step.context.StepContext` -> fetch and look up
-(:mod:`.online`) -> ``slice-file`` -> a :class:`~frame_spine.step.report.StepReport`.
-"""
+"""Lookup in the action (SPEC 8): inputs, fetch and look up (:mod:`.online`), ``slice-file``,
+the step's report."""
 
 from __future__ import annotations
 
@@ -21,8 +18,7 @@ from .render import lookup_summary, result_dict
 
 
 def report(step: StepContext) -> StepReport:
-    """Look up one step for the action (SPEC 5, 6, 8): inputs -> fetch -> lookup -> the
-    report (outputs, summary, annotation), writing ``slice-file`` when set. Never raises."""
+    """Look up one step for the action (SPEC 5, 6, 8), writing ``slice-file`` when set."""
     settings = step.settings
     validated = parse_online_inputs(step.resolved_inputs())
     if isinstance(validated, Failure):  # the log line names the step and comment as given
@@ -71,8 +67,7 @@ def report(step: StepContext) -> StepReport:
 
 
 def _result_output(result: LookupResult, slice_fits: bool) -> str:
-    """The ``result`` output: SPEC 5's JSON, without the slice (``"slice_omitted": true``)
-    when the slice or the whole line would pass the output limit."""
+    """The ``result`` output: without the slice (``slice_omitted``) over the output limit."""
     shown = result_dict(result)
     text = json_line(shown)
     if "slice" in shown and (not slice_fits or utf8_size(text) > OUTPUT_LIMIT):
@@ -85,8 +80,8 @@ def _result_output(result: LookupResult, slice_fits: bool) -> str:
 def _annotations(
     result: LookupResult, slice_fits: bool, slice_path: str | None
 ) -> list[Annotation]:
-    """An error (a warning for ``stale-spine``) for every status but ``ok``; a notice when
-    the slice is only in ``slice-file``."""
+    """An error (``stale-spine``: a warning) for every status but ``ok``; a notice when the slice
+    is only in ``slice-file``."""
     annotations = []
     if result.status is not Status.OK:
         command = "warning" if result.status is Status.STALE_SPINE else "error"
@@ -111,8 +106,7 @@ def _annotations(
 
 
 def _given(comment_id: int | str | None) -> CommentLink | None:
-    """A comment id given as an input but not read (a failed or skipped fetch): shown in the
-    summary unlinked, so the reader still sees which comment was asked for."""
+    """A comment id given but not read, shown unlinked in the summary."""
     return CommentLink(comment_id, None) if isinstance(comment_id, int) else None
 
 
@@ -128,14 +122,8 @@ def lookup_report(
     slice_path: str | None = None,
     log_step_id: str | None = None,
 ) -> StepReport:
-    """Turn a lookup's outcome into outputs, summary, log line, annotation and exit code.
-
-    A slice over :data:`OUTPUT_LIMIT` bytes is left out of the ``slice`` output (empty) and
-    of ``result`` (``"slice_omitted": true``, also when only the JSON-escaped ``result`` is
-    too large); it is then whole only in ``slice-file`` (``slice_path``), which a notice
-    annotation names. Without ``slice-file`` such a slice is an ``error`` decided by the
-    caller, so no ``ok`` ever comes without its slice.
-    """
+    """A lookup's outcome as the step's report (SPEC 8): a slice over :data:`OUTPUT_LIMIT` bytes is
+    only in ``slice-file`` (a notice names it; without the file the caller made it an error)."""
     result = outcome.result
     slice_text = result.slice or ""
     slice_fits = utf8_size(slice_text) <= OUTPUT_LIMIT

@@ -1,9 +1,5 @@
-"""The lookup decision (SPEC 5 checks 1-9, with the identity checks of SPEC 6 steps 3-4).
-
-Pure: validated dispatch inputs and scanned comments in, a
-:class:`~frame_spine.modes.lookup.models.LookupResult` out; the first check that hits wins.
-Nothing here reads files, talks to the network or writes output.
-"""
+"""The lookup decision (SPEC 5 checks 1-9, with SPEC 6 steps 3-4): the first check that hits
+wins."""
 
 from __future__ import annotations
 
@@ -49,9 +45,8 @@ def identity_problem(request: LookupRequest, comments: ScannedComments) -> Looku
 
 
 def _stamp_check(spine: Spine, digest: str, comments: ScannedComments) -> LookupResult | str | None:
-    """Checks 5-6 (:func:`~frame_spine.core.stamps.read_stamp`) as statuses. Returns a result
-    to report, the stamp (as written) when it passed, or ``None`` when the spine has no
-    sibling pointer."""
+    """Checks 5-6: a result to report, the stamp (as written) when it passed, or ``None``
+    when the spine has no sibling pointer."""
     pointer = spine.slice_comment_id
     if pointer is None:
         return None
@@ -101,9 +96,8 @@ def _format_steps(steps: frozenset[str]) -> str:
 
 
 def _freshness(request: LookupRequest, current: CurrentSpine) -> tuple[str, bool] | LookupResult:
-    """Check 4: the dispatched ``generated_at`` against the spine's, as instants, with the
-    digest's hash elision (SPEC 7). Returns the dispatched value (the spine's own for
-    ``current``) and whether the digest saved the day, or the ``stale-spine`` result."""
+    """Check 4 (SPEC 7's elision included): the dispatched value (the spine's own for
+    ``current``) and whether the digest saved it, or the ``stale-spine`` result."""
     spine = current.spine
     dispatched = request.generated_at
     if dispatched == CURRENT:
@@ -128,7 +122,7 @@ def _freshness(request: LookupRequest, current: CurrentSpine) -> tuple[str, bool
 def _the_slice(
     step: str, comments: ScannedComments, current: CurrentSpine, stamp: str | None
 ) -> Block | LookupResult:
-    """Checks 7-8: the step must be in the spine and carried by exactly one slice block."""
+    """Checks 7-8: the one slice block of a step in the spine."""
     spine = current.spine
 
     def failed(status: Status, message: str, count: int | None = None) -> LookupResult:
@@ -174,18 +168,8 @@ def lookup_scanned(
     *,
     plan_spine: CurrentSpine | None = None,
 ) -> LookupResult:
-    """Run SPEC 6 steps 3-4 and SPEC 5 checks 1-9 on scanned comments.
-
-    Args:
-        request: validated dispatch inputs (see :func:`.models.parse_request`).
-        comments: the scanned plan and sibling (see :func:`scan_bodies`).
-        plan_spine: the plan's own spine, when the caller has already found it with
-            :func:`current_spine` on the plan alone; it is reused (not parsed again) when the
-            sibling holds no spine head.
-
-    Returns:
-        The :class:`LookupResult`; the first check that hits wins. Never raises.
-    """
+    """SPEC 6 steps 3-4 and SPEC 5 checks 1-9 on scanned comments; ``plan_spine``: the plan's
+    own spine, when the caller found it, reused when the sibling holds no spine head."""
     identity = identity_problem(request, comments)
     if identity is not None:
         return identity
@@ -223,16 +207,5 @@ def lookup(
     *,
     single_body: bool = False,
 ) -> LookupResult:
-    """Look up one slice in comment bodies (SPEC 5, 6 steps 3-5).
-
-    Args:
-        request: validated dispatch inputs.
-        plan: the plan comment body (raw: BOM and CRLF/CR are normalised here), or one
-            pre-concatenated body when ``single_body``.
-        sibling: the sibling comment body, or ``None``.
-        single_body: see :class:`ScannedComments`.
-
-    Returns:
-        The :class:`LookupResult`. Never raises.
-    """
+    """Look up one slice in raw comment bodies (SPEC 5, 6 steps 3-5)."""
     return lookup_scanned(request, scan_bodies(plan, sibling, single_body=single_body))

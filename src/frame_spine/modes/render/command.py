@@ -1,8 +1,4 @@
-"""``frame-spine render`` (SPEC 9, 13).
-
-An edge. Loading this module costs argparse only; a run imports render's and validate's rules
-(and PyGithub only for ``--repo``).
-"""
+"""``frame-spine render`` (SPEC 9, 13); a run imports what it needs."""
 
 from __future__ import annotations
 
@@ -37,7 +33,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def _render_local(args: argparse.Namespace, canonical: frozenset[str] | None) -> RenderResult:
-    """Local bodies: scan, validate and decide; no network code is loaded."""
+    """Local bodies: scan, validate and decide."""
     from ...core.status import Failure
     from ...plan_sources import read_local_plan
     from ...validation.rules import validate_scanned
@@ -73,8 +69,7 @@ def _render_online(args: argparse.Namespace, canonical: frozenset[str] | None) -
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``frame-spine render``: local bodies or ``--repo``; exit 0 for ``ok`` and
-    ``missing-spine``, else 1."""
+    """``frame-spine render``: local bodies or ``--repo``."""
     import os
 
     from ...core.status import Failure

@@ -1,9 +1,5 @@
-"""Render against GitHub (SPEC 13): the mode's network edge.
-
-:func:`render_online` fetches the plan (by id, or the newest ``plan-issue-N`` comment of the
-issue) and its sibling exactly as validate does (:func:`~frame_spine.plan_fetch.fetch_plan`),
-validates them, and hands everything to the pure :func:`.rules.render_scanned`.
-"""
+"""Render against GitHub (SPEC 13): the plan fetched as validate fetches it, validated, then
+the pure :func:`.rules.render_scanned`."""
 
 from __future__ import annotations
 
@@ -20,8 +16,7 @@ from .rules import render_scanned
 
 @dataclass(frozen=True, slots=True)
 class OnlineRendering:
-    """The outcome of :func:`render_online`: the result and the comments drawn (for links in
-    the summary; ``None`` when not fetched)."""
+    """The outcome of :func:`render_online`: the result and the comments drawn (for links)."""
 
     result: RenderResult
     plan: FetchedComment | None = None
@@ -29,7 +24,7 @@ class OnlineRendering:
 
 
 def _walk_counts(walked: Walk | None) -> dict[str, int | None]:
-    """The result's counts of the comments discovery passed over (SPEC 6.1)."""
+    """The counts of the comments discovery passed over (SPEC 6.1)."""
     if walked is None:
         return {}
     return {
@@ -41,16 +36,7 @@ def _walk_counts(walked: Walk | None) -> dict[str, int | None]:
 def render_online(
     target: ValidateTarget, fetcher: CommentFetcher, canonical: frozenset[str] | None
 ) -> OnlineRendering:
-    """Fetch (or discover) a plan and its sibling, validate them, and decide the picture
-    (SPEC 13). Requests: those of :func:`~frame_spine.plan_fetch.fetch_plan`.
-
-    Returns:
-        :class:`OnlineRendering`; a fetch failure is the result's SPEC 6 status; an issue
-        without a plan comment by a trusted author is ``comment-not-found`` (counting the
-        plan-like comments passed over); an untrusted plan given by id is
-        ``plan-identity-mismatch`` (no table); an untrusted sibling is left out, with its
-        ``sibling-identity-mismatch`` finding (SPEC 6.1). Never raises.
-    """
+    """Fetch (or discover) a plan and its sibling, validate them, and decide the picture."""
     fetched = fetch_plan(target, fetcher)
     if isinstance(fetched, NotFetched):
         failed = RenderResult.of_failure(

@@ -1,8 +1,5 @@
-"""The canonical port names of render mode (SPEC 13): the file names in ``ports-dir``.
-
-An edge (it lists a directory), kept apart from :mod:`.online` so a local rendering loads no
-network code.
-"""
+"""The canonical port names of render mode (SPEC 13): the file names in ``ports-dir``. Apart
+from :mod:`.online`, so a local rendering loads no network code."""
 
 from __future__ import annotations
 
@@ -19,16 +16,8 @@ DEFAULT_PORTS_DIR = os.path.join("frame", "ports")
 
 
 def read_port_names(directory: str, shown: str) -> frozenset[str] | Failure:
-    """The canonical port names (SPEC 13): the names, without extension and lower-cased, of
-    the ``*.yaml``, ``*.yml`` and ``*.md`` files directly in ``directory``.
-
-    Args:
-        directory: the directory to list. shown: how a message names it (the input as given).
-
-    Returns:
-        The names, or an ``error`` failure naming ``ports-dir`` when it is not a readable
-        directory. Never raises ``OSError``.
-    """
+    """The names, without extension and lower-cased, of the port files directly in
+    ``directory`` (``shown``: how a message names it)."""
     names: set[str] = set()
     try:
         with os.scandir(directory) as entries:
@@ -49,13 +38,7 @@ def read_port_names(directory: str, shown: str) -> frozenset[str] | Failure:
 
 @dataclass(frozen=True, slots=True)
 class CanonicalPorts:
-    """The canonical port set of a run (SPEC 13).
-
-    Attributes:
-        names: the port names, lower-cased.
-        directory: the directory as the summary names it: the ``ports-dir`` input as given,
-            or ``frame/ports`` when that default was used.
-    """
+    """The canonical port names of a run, and the directory as the summary names it."""
 
     names: frozenset[str]
     directory: str
@@ -64,19 +47,9 @@ class CanonicalPorts:
 def canonical_ports(
     base: str, given: str | None, *, contained: bool
 ) -> CanonicalPorts | Failure | None:
-    """The canonical port names of a run (SPEC 13): those of ``given`` (relative to
-    ``base``, or absolute for the CLI), else of ``frame/ports`` under ``base`` when that
-    directory exists, else ``None`` (no port is checked).
-
-    Args:
-        base: the workspace (action) or the current directory (CLI).
-        given: the ``ports-dir`` input or ``--ports-dir``, or ``None``.
-        contained: refuse a directory that resolves outside ``base`` (the action: a symbolic
-            link must not lead out of the workspace).
-
-    Returns:
-        The :class:`CanonicalPorts`, ``None``, or an ``error`` failure naming ``ports-dir``.
-    """
+    """The canonical port names of a run (SPEC 13): of ``given`` (relative to ``base``), else
+    of ``frame/ports`` when it exists, else ``None``; ``contained``: refuse a directory that
+    resolves outside ``base`` (the action's workspace)."""
     if given is None:
         default = os.path.join(base, DEFAULT_PORTS_DIR)
         if not os.path.isdir(default):

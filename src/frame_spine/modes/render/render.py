@@ -1,10 +1,5 @@
-"""Rendering render mode's result (SPEC 13): JSON, and the Markdown of the job summary and
-the ``markdown`` output (heading, ports table, Mermaid step graph, validate's findings).
-
-Pure: a :class:`~.models.RenderResult` in, a string out. Comment-derived text is escaped:
-table cells with :func:`~frame_spine.markdown.escape_cell`, graph labels with
-:func:`~frame_spine.markdown.mermaid_text` (never raw comment text in the diagram).
-"""
+"""Render mode's result rendered (SPEC 13): JSON, and the Markdown of the job summary and the
+``markdown`` output. Comment-derived text is escaped (table cells, graph labels)."""
 
 from __future__ import annotations
 
@@ -50,10 +45,7 @@ _WHEN_SET = (
 
 
 def render_dict(result: RenderResult) -> dict[str, Any]:
-    """The result as SPEC 13's JSON object: ``status, issue, plan_comment_id, generated_at,
-    spine_digest, ports, steps, message``, every key present (``null`` when unknown); then,
-    when they apply (SPEC 6.1), ``untrusted_plan_comments`` and ``hidden_plan_comments``
-    (the plan was discovered) and ``author``, ``author_association`` (an untrusted plan)."""
+    """The result as SPEC 13's JSON object (the SPEC 6.1 keys only when set)."""
     shown = result.model_dump(mode="json")
     for key in _WHEN_SET:
         if shown[key] is None:
@@ -62,13 +54,12 @@ def render_dict(result: RenderResult) -> dict[str, Any]:
 
 
 def render_json(result: RenderResult) -> str:
-    """One compact JSON line (workflow-command sequences escaped)."""
+    """One compact JSON line."""
     return json_line(render_dict(result))
 
 
 def _node_ids(steps: Sequence[StepNode]) -> dict[str, str]:
-    """Each step's Mermaid node id: the step id itself (``s4``, safe by the grammar), or
-    ``n<index>`` for anything else."""
+    """Each step's Mermaid node id: the step id when safe, else ``n<index>``."""
     return {
         node.step: node.step if _NODE_ID.fullmatch(node.step) else f"n{index}"
         for index, node in enumerate(steps)
@@ -76,8 +67,7 @@ def _node_ids(steps: Sequence[StepNode]) -> dict[str, str]:
 
 
 def _node(node_id: str, node: StepNode) -> str:
-    """One node: the step id and each port on their own line, terminal steps as a stadium
-    with a "terminal" line."""
+    """One node: the step id and its ports; a terminal step as a stadium."""
     lines = [f"<b>{mermaid_text(node.step)}</b>", *(mermaid_text(port) for port in node.ports)]
     if node.terminal:
         lines.append("⏹ terminal")
@@ -86,8 +76,7 @@ def _node(node_id: str, node: StepNode) -> str:
 
 
 def _lane_edges(steps: Sequence[StepNode], ids: dict[str, str]) -> list[tuple[str, str]]:
-    """The lane edges (SPEC 14) that no ``depends_on`` edge already draws, ``(from, to)`` as
-    node ids, in step order."""
+    """The lane edges no ``depends_on`` edge draws, as node ids, in step order."""
     return [
         (ids[before], ids[node.step])
         for node in steps
@@ -97,10 +86,7 @@ def _lane_edges(steps: Sequence[StepNode], ids: dict[str, str]) -> list[tuple[st
 
 
 def mermaid_graph(steps: Sequence[StepNode]) -> str:
-    """The step graph as a Mermaid ``flowchart`` (SPEC 13): one node per step, a solid edge
-    from each ``depends_on`` step (in the spine) to the step that depends on it, a dotted
-    edge for each lane edge (SPEC 14) no solid one draws, steps without a slice block
-    dashed. Without the fence; ends with a newline."""
+    """The step graph as a Mermaid ``flowchart`` (SPEC 13), without the fence."""
     ids = _node_ids(steps)
     lines = ["flowchart TD"]
     lines.extend(_node(ids[node.step], node) for node in steps)
@@ -117,9 +103,7 @@ def mermaid_graph(steps: Sequence[StepNode]) -> str:
 
 
 def graph_section(steps: Sequence[StepNode]) -> str:
-    """The step graph in a ```` ```mermaid ```` fence, with its legend; or a one-line
-    note when it is left out (more than :data:`MAX_GRAPH_STEPS` steps, or a diagram over
-    :data:`MAX_GRAPH_CHARACTERS` characters). Empty when there are no steps."""
+    """The step graph fenced, with its legend, or a note saying why it is left out."""
     if not steps:
         return ""
     heading = "\n#### Step graph\n\n"
@@ -139,8 +123,7 @@ def graph_section(steps: Sequence[StepNode]) -> str:
 
 
 def _legend(steps: Sequence[StepNode]) -> str:
-    """The legend under the graph (SPEC 13): what solid and dotted arrows, dashed outlines and
-    terminal steps mean, each line only when the graph shows one (``""``: none)."""
+    """The legend under the graph: a line for each kind of thing the graph shows."""
     ids = _node_ids(steps)
     lines = []
     if any(dependency in ids for node in steps for dependency in node.depends_on):
@@ -164,8 +147,7 @@ def _legend(steps: Sequence[StepNode]) -> str:
 
 
 def _warning_cell(row: PortRow, ports_dir: str | None) -> str:
-    """The Warning cell: empty, or ``⚠️ unknown-port`` and why (SPEC 13: the port has no file
-    of its name in the ports directory)."""
+    """The Warning cell: empty, or ``⚠️ unknown-port`` and why."""
     if not row.warning:
         return ""
     if ports_dir is None:
@@ -191,9 +173,8 @@ def _head(
     plan: CommentLink | None,
     sibling: CommentLink | None,
 ) -> str:
-    """The top of every mode's summary (:func:`~frame_spine.markdown.summary_head`: the
-    status once, with its icon and exit code), naming the issue and the spine's
-    ``generated_at``; the message; the facts table."""
+    """The top of the summary (:func:`~frame_spine.markdown.summary_head`), naming the issue
+    and the spine's ``generated_at``."""
     detail = f"issue #{result.issue}" if result.issue is not None else "a plan"
     if result.generated_at is not None:
         detail += f", spine generated_at {escape_cell(result.generated_at)}"
@@ -252,8 +233,7 @@ def _facts(
 
 
 def passed_over_line(count: int) -> str:
-    """The summary's line for plan-like comments discovery passed over (SPEC 6.1): ``2
-    plan-like comments by authors outside trusted-authors (never the plan)``."""
+    """The summary's line for plan-like comments discovery passed over (SPEC 6.1)."""
     return (
         f"{plural(count, 'plan-like comment')} by "
         f"{'an author' if count == 1 else 'authors'} outside {knob('trusted-authors')} (never "
@@ -262,7 +242,7 @@ def passed_over_line(count: int) -> str:
 
 
 def hidden_line(count: int) -> str:
-    """The summary's line for hidden plan-like comments the walk passed over (SPEC 6.1)."""
+    """The summary's line for hidden plan-like comments passed over (SPEC 6.1)."""
     return f"{plural(count, 'hidden plan-like comment')} passed over (never the plan)"
 
 
@@ -275,14 +255,8 @@ def render_markdown(
     ports_dir: str | None = None,
     limit: int = SUMMARY_LIMIT,
 ) -> str:
-    """The picture of a plan as Markdown (SPEC 13), under ``limit`` UTF-8 bytes: a heading
-    naming the issue and the spine's ``generated_at``; one line saying why when there is no
-    (valid) spine; the ports table; the step graph; validate's findings.
-
-    ``ports_dir``: the ports directory as shown (the ``ports-dir`` input, or ``frame/ports``),
-    named where the table warns ``unknown-port``. Table rows that do not fit are left out
-    with a visible note; the graph is left out (with a note) rather than cut.
-    """
+    """The picture of a plan as Markdown (SPEC 13), under ``limit`` bytes (rows that do not
+    fit are counted in a note; the graph is left out rather than cut)."""
     text = clip_utf8(_head(result, repository, plan, sibling), limit // 4)
     if result.ports:
         if not result.ports_checked:
@@ -312,8 +286,7 @@ def render_markdown(
 
 
 def _with_findings(text: str, findings: ValidationResult | None, limit: int) -> str:
-    """``text`` and validate's findings (SPEC 13, item 4) when there are errors or warnings
-    (a plan's only notice restates the one-line reason above), within ``limit`` bytes."""
+    """``text`` and validate's findings (SPEC 13) when there are errors or warnings."""
     if findings is None or not (findings.errors or findings.warnings):
         return text
     notices = len(findings.findings) - findings.errors - findings.warnings

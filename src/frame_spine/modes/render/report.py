@@ -1,9 +1,5 @@
-"""Render in the action (SPEC 8, 13): the step's outputs, job summary and annotations.
-
-An edge: inputs through :class:`~frame_spine.step.context.StepContext` -> the canonical
-ports (``ports-dir``) -> fetch, validate and decide (:mod:`.online`) -> a
-:class:`~frame_spine.step.report.StepReport` whose summary is also the ``markdown`` output.
-"""
+"""Render in the action (SPEC 8, 13): inputs, the canonical ports, fetch, validate and decide
+(:mod:`.online`); the summary is also the ``markdown`` output."""
 
 from __future__ import annotations
 
@@ -24,9 +20,8 @@ from .render import render_dict, render_markdown
 
 
 def _rendered(step: StepContext) -> tuple[OnlineRendering, str | None, str | None]:
-    """Inputs -> canonical ports -> fetch, validate, decide; the repository (``None`` when
-    the inputs were refused) and the ports directory as shown (``None``: no port checked).
-    No request is made for a refused input."""
+    """Inputs -> canonical ports -> fetch, validate, decide; the repository (``None`` when the
+    inputs were refused) and the ports directory as shown (``None``: no port checked)."""
     target = parse_target(step.resolved_inputs())
     settings = parse_inputs(RenderSettings, step.inputs)
     if isinstance(target, Failure):
@@ -45,8 +40,7 @@ def _rendered(step: StepContext) -> tuple[OnlineRendering, str | None, str | Non
 
 
 def _result_output(result: RenderResult) -> str:
-    """SPEC 13's JSON within the output limit (SPEC 8): over it, the ``ports`` and ``steps``
-    lists leave (``ports_omitted``, ``steps_omitted``: their lengths)."""
+    """SPEC 13's JSON within the output limit (SPEC 8): over it, without the lists."""
     shown = render_dict(result)
     text = json_line(shown)
     if utf8_size(text) > OUTPUT_LIMIT:
@@ -58,8 +52,8 @@ def _result_output(result: RenderResult) -> str:
 
 
 def _annotations(result: RenderResult, ports_dir: str | None) -> list[Annotation]:
-    """An error for a status that fails (a notice for ``missing-spine``), and a warning per
-    port token routed through an unknown port."""
+    """An error for a status that fails (``missing-spine``: a notice), and a warning per port
+    token routed through an unknown port."""
     annotations = []
     if result.status is not Status.OK:
         command = "notice" if result.exit_code == 0 else "error"
@@ -80,8 +74,7 @@ def _annotations(result: RenderResult, ports_dir: str | None) -> list[Annotation
 
 
 def report(step: StepContext) -> StepReport:
-    """Render a plan for the action (SPEC 13, 8): inputs -> fetch (or discover) -> validate
-    -> the picture (outputs, summary = the ``markdown`` output, annotations). Never raises."""
+    """Render a plan for the action (SPEC 13, 8)."""
     outcome, repository, ports_dir = _rendered(step)
     result = outcome.result
     markdown = render_markdown(

@@ -1,10 +1,5 @@
-"""Render mode's decision (SPEC 13): what the picture of a plan holds.
-
-Pure: scanned comments (and validate's result on them) in, a
-:class:`~.models.RenderResult` out. The spine is found as every mode finds it
-(:func:`~frame_spine.core.plan.current_spine`); the steps are ranked as the dispatch
-matrix ranks them (:func:`~frame_spine.validation.dispatch.ranked_steps`).
-"""
+"""Render mode's decision (SPEC 13): what the picture of a plan holds, the spine found as every
+mode finds it and the steps ranked as the dispatch matrix ranks them."""
 
 from __future__ import annotations
 
@@ -40,8 +35,7 @@ def _spine_head_line(comments: ScannedComments) -> tuple[str, int] | None:
 
 
 def ambiguous_message(comments: ScannedComments) -> str | None:
-    """Why a spineless-by-design variant that also carries a spine is not drawn (SPEC 13),
-    or ``None`` when the plan is not such a plan."""
+    """Why a spineless variant that also carries a spine is not drawn, or ``None``."""
     variant = spineless_variant(comments)
     head = _spine_head_line(comments) if variant is not None else None
     if head is None:
@@ -69,10 +63,7 @@ _NO_SPINE = {
 
 
 def no_spine_message(comments: ScannedComments) -> str:
-    """Why a plan has no spine, in one line (SPEC 13): a ``brief``/``goal-contract`` variant,
-    ``spine-omitted: plan-too-small``, code examples only, an empty body, an unknown
-    ``plan-variant`` named by its value (as validate's ``unknown-variant``), or a legacy prose
-    plan (the reason is :func:`~frame_spine.core.plan.no_spine_reason`, as in every mode)."""
+    """Why a plan has no spine, in render's words (SPEC 13)."""
     return no_spine_wording(comments, _NO_SPINE)
 
 
@@ -89,11 +80,8 @@ def _slice_steps(comments: ScannedComments) -> frozenset[str]:
 def port_rows(
     routes: Iterable[PortRoute], slices: Iterable[SpineSlice], canonical: frozenset[str] | None
 ) -> list[PortRow]:
-    """One row per port token, in spine order (SPEC 13, revision 3): its cycle is the
-    token's ``#cycle:K``, else the spine slice's ``cycle:`` (``None`` when the step has no
-    ``slices:`` entry); it is terminal when the token says ``#terminal`` or the slice says
-    ``terminal: true``; ``unknown-port`` for a port whose name (compared case-insensitively)
-    is not in ``canonical`` (lower-cased names; ``None``: no port is checked)."""
+    """One row per port token, in spine order (SPEC 13); ``canonical``: lower-cased port
+    names, ``None`` to check none."""
     entries = {entry.step: entry for entry in slices}
     return [
         PortRow(
@@ -113,7 +101,7 @@ def port_rows(
 
 
 def _cycle(token: int | None, entry: SpineSlice | None) -> int | None:
-    """A token's cycle: its own ``#cycle:K``, else its spine slice's ``cycle:`` (SPEC 13)."""
+    """A token's cycle: its own ``#cycle:K``, else its spine slice's ``cycle:``."""
     if token is not None or entry is None:
         return token
     return entry.cycle
@@ -126,9 +114,7 @@ def _slice_terminal(entry: SpineSlice | None) -> bool:
 def step_nodes(
     routes: Sequence[PortRoute], slices: Sequence[SpineSlice], with_slice: frozenset[str]
 ) -> list[StepNode]:
-    """Every spine step in rank order, with its ports, dependencies, lane predecessors (SPEC
-    14), whether a slice block carries it and whether it is terminal (a ``#terminal`` token
-    or ``terminal: true``)."""
+    """Every spine step in rank order, as a node of the graph."""
     terminal = {token.step for route in routes for token in route.tokens if token.terminal}
     terminal.update(entry.step for entry in slices if entry.terminal)
     return [
@@ -145,8 +131,8 @@ def step_nodes(
 
 
 def _partial_parse(comments: ScannedComments) -> SpineParse | None:
-    """The parse of the one spine block (what parsed of an invalid spine), or ``None`` when
-    there is not exactly one complete spine block."""
+    """The parse of the one complete spine block (of an invalid spine: what parsed), or
+    ``None``."""
     blocks = [
         block
         for _comment, scan in comments.comments()
@@ -166,21 +152,8 @@ def render_scanned(
     plan_comment_id: int | None,
     canonical: frozenset[str] | None,
 ) -> RenderResult:
-    """Decide the picture of a plan (SPEC 13).
-
-    Args:
-        comments: the scanned plan and, when there is one, sibling.
-        findings: validate's result on the same comments (shown in the summary), or ``None``.
-        issue: the plan's issue number, when known. plan_comment_id: its comment id, if known.
-        canonical: the canonical port names, lower-cased, or ``None`` (no port is checked).
-
-    Returns:
-        ``ok`` with the ports table and steps of the valid spine; ``missing-spine`` with a
-        one-line reason (a spineless variant, ``spine-omitted``, an ambiguous variant that
-        carries a spine, code examples only, an empty body, a legacy prose plan);
-        ``invalid-spine`` with the message of SPEC 5 and the rows of whatever port lines and
-        slice entries parsed. Never raises.
-    """
+    """Decide the picture of a plan (SPEC 13); ``findings``: validate's result on the same
+    comments, ``canonical``: the lower-cased port names (``None``: check none)."""
     shared = {
         "issue": issue,
         "plan_comment_id": None if plan_comment_id is None else str(plan_comment_id),

@@ -1,8 +1,4 @@
-"""``frame-spine validate`` (SPEC 9, 10).
-
-An edge. Loading this module costs argparse only; a run imports validate's rules (and
-PyGithub only for ``--repo``).
-"""
+"""``frame-spine validate`` (SPEC 9, 10); a run imports what it needs."""
 
 from __future__ import annotations
 
@@ -84,12 +80,9 @@ def _validate_online(
 
 @contextmanager
 def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused for a block, as it was after it.
-
-    A validation allocates tens of thousands of small objects for a large plan (lines,
-    tuples, findings, matrix entries) and frees them by reference count; the collector's
-    passes over them find nothing and cost a fifth of the run (a 10,000-step plan).
-    """
+    """The cyclic garbage collector paused for a block: a large plan's tens of thousands of
+    small objects are freed by reference count, and the collector's passes over them cost a
+    fifth of the run."""
     enabled = gc.isenabled()
     gc.disable()
     try:
@@ -100,7 +93,7 @@ def _collector_paused() -> Iterator[None]:
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
-    """``frame-spine validate``: local bodies or ``--repo``; exit 0 when valid, else 1."""
+    """``frame-spine validate``: local bodies or ``--repo``."""
     from ...validation.models import ValidationResult
     from .render import validation_json, validation_text
 

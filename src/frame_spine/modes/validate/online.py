@@ -1,7 +1,5 @@
-"""Validate against GitHub (SPEC 10, 6.1): the plan and its sibling fetched (or discovered)
-by :func:`~frame_spine.plan_fetch.fetch_plan`, then validated by the pure
-:func:`~frame_spine.validation.rules.validate_scanned`.
-"""
+"""Validate against GitHub (SPEC 10, 6.1): :func:`~frame_spine.plan_fetch.fetch_plan`, then
+the pure rules."""
 
 from __future__ import annotations
 
@@ -15,10 +13,8 @@ from ...validation.models import Code, ValidateTarget, ValidationResult, error, 
 
 @dataclass(frozen=True, slots=True)
 class OnlineValidation:
-    """The outcome of :func:`validate_online`: the result and the comments validated (for
-    links in the job summary; ``None`` when not fetched; ``sibling`` also when its author is
-    not trusted), and what was fetched (``None`` when fetching failed or the plan is not
-    trusted), for the dispatch matrix."""
+    """The outcome of :func:`validate_online`: the result, the comments validated (for links)
+    and what was fetched (for the dispatch matrix; ``None`` when fetching failed)."""
 
     result: ValidationResult
     plan: FetchedComment | None = None
@@ -27,18 +23,7 @@ class OnlineValidation:
 
 
 def validate_online(target: ValidateTarget, fetcher: CommentFetcher) -> OnlineValidation:
-    """Fetch (or discover) a plan and its sibling (:func:`fetch_plan`), then validate them
-    (SPEC 10).
-
-    Returns:
-        :class:`OnlineValidation`; a fetch failure of the plan or the listing is the result's
-        SPEC 6 status, and so is an untrusted plan given by id (``plan-identity-mismatch``,
-        with ``author`` and ``author_association``; no findings); an issue without a plan
-        comment by a trusted author is the ``missing-spine`` finding (with an
-        ``untrusted-plan-comment`` warning per comment passed over). A sibling that is not
-        found (404/410) is the ``sibling-missing`` finding; an untrusted one the
-        ``sibling-identity-mismatch`` finding. Never raises.
-    """
+    """Fetch (or discover) a plan and its sibling, then validate them (SPEC 10, 6.1)."""
     fetched = fetch_plan(target, fetcher)
     if isinstance(fetched, NotFetched):
         if fetched.no_plan and fetched.walked is not None:

@@ -1,7 +1,4 @@
-"""Rendering validate's result (SPEC 10): JSON, text, and the job summary.
-
-Pure: a :class:`~.models.ValidationResult` in, a string out.
-"""
+"""Validate's result rendered (SPEC 10): JSON, text, and the job summary."""
 
 from __future__ import annotations
 
@@ -27,18 +24,14 @@ from ...workflow_commands import json_line, protected_json_line
 
 
 def validation_dict(result: ValidationResult) -> dict[str, Any]:
-    """The result as a JSON object: ``status, errors, warnings, findings`` (then ``message``
-    for a fetch failure)."""
+    """The result as a JSON object (unset keys omitted)."""
     return result.model_dump(mode="json", exclude_none=True)
 
 
 def validation_json(result: ValidationResult) -> str:
-    """One compact JSON line (workflow-command sequences escaped, see
-    :func:`~frame_spine.workflow_commands.json_line`)."""
-    # pydantic's serialiser writes what ``json_line(validation_dict(result))`` writes (compact,
-    # non-ASCII as is, the same escapes) without building the dicts first: a 10,000-step
-    # matrix is most of the output. It refuses a lone surrogate (a body fetched as JSON may
-    # hold one), which json_line writes as is: then json_line.
+    """One compact JSON line (as :func:`~frame_spine.workflow_commands.json_line` writes it)."""
+    # pydantic writes what json_line(validation_dict(...)) writes without building the dicts
+    # (a 10,000-step matrix), but refuses a lone surrogate, which json_line writes as is.
     try:
         return protected_json_line(result.model_dump_json(exclude_none=True))
     except PydanticSerializationError:
@@ -46,9 +39,8 @@ def validation_json(result: ValidationResult) -> str:
 
 
 def validation_text(result: ValidationResult) -> str:
-    """The text format: one line per finding (``severity code where: message``), then a
-    count line (``invalid: 8 errors, 1 warning, 0 notices``); for a fetch failure,
-    ``status:`` and ``message:`` lines. Ends with a newline."""
+    """The text format: one line per finding, then a count line; for a fetch failure,
+    ``status:`` and ``message:`` lines."""
     if not isinstance(result.status, Verdict):
         return f"status: {result.status}\nmessage: {result.message or ''}\n"
     lines = [
@@ -76,9 +68,7 @@ def _ids(ids: Sequence[str]) -> str:
 
 
 def dispatch_lines(dispatch: Dispatch) -> str:
-    """The dispatch matrix in a few lines for the summary (SPEC 14): how many steps in how
-    many waves, each wave's steps (the first :data:`WAVES_SHOWN` waves), and the ready ones.
-    Empty when nothing is dispatched."""
+    """The dispatch matrix in a few lines for the summary (SPEC 14), empty without steps."""
     if not dispatch.steps:
         return ""
     lines = [
@@ -103,13 +93,8 @@ def validation_summary(
     rest: str = "the `result` output has all",
     limit: int = SUMMARY_LIMIT,
 ) -> str:
-    """Render the job summary of validate mode (SPEC 10, 14): the outcome, the message of a
-    fetch failure, links to the comments, the dispatch matrix of a valid plan, and a table
-    of findings (errors first), under ``limit`` bytes.
-
-    Findings that do not fit are left out with a visible note saying how many and, in
-    ``rest``, where they all are.
-    """
+    """The job summary of validate mode (SPEC 10, 14), under ``limit`` bytes: findings that
+    do not fit are counted in a note that says, in ``rest``, where they all are."""
     detail = ""
     if isinstance(result.status, Verdict):
         detail = f"{plural(result.errors, 'error')}, {plural(result.warnings, 'warning')}"

@@ -1,8 +1,5 @@
-"""Validate in the action (SPEC 8, 10): the step's outputs, job summary and annotations.
-
-An edge: inputs through :class:`~frame_spine.step.context.StepContext` -> fetch and validate
-(:mod:`.online`) -> a :class:`~frame_spine.step.report.StepReport`.
-"""
+"""Validate in the action (SPEC 8, 10, 14): inputs, fetch and validate (:mod:`.online`), the
+step's report."""
 
 from __future__ import annotations
 
@@ -23,8 +20,8 @@ from .render import validation_dict, validation_summary
 
 
 def _validated(step: StepContext) -> tuple[OnlineValidation, str | None]:
-    """Inputs -> fetch (or discover) -> validate -> the dispatch matrix; and the repository
-    (``None`` when the inputs were refused)."""
+    """Inputs -> fetch (or discover) -> validate -> the matrix; and the repository (``None``
+    when the inputs were refused)."""
     target = parse_target(step.resolved_inputs())
     request = parse_inputs(DispatchRequest, step.inputs)
     if isinstance(target, Failure) or isinstance(request, Failure):
@@ -45,10 +42,8 @@ def _validated(step: StepContext) -> tuple[OnlineValidation, str | None]:
 
 
 def _result_output(result: ValidationResult) -> tuple[str, bool]:
-    """The ``result`` output within the output limit (SPEC 8): the findings leave first
-    (``findings_omitted``: their count), then the dispatch lists (``dispatch_omitted``: the
-    ``steps``, ``waves`` and ``ready`` outputs have them). Also says whether the findings
-    left."""
+    """The ``result`` output within the output limit (SPEC 8): the findings leave first, then
+    the dispatch lists; and whether the findings left."""
     shown = validation_dict(result)
     result_text = json_line(shown)
     findings_omitted = utf8_size(result_text) > OUTPUT_LIMIT
@@ -63,10 +58,8 @@ def _result_output(result: ValidationResult) -> tuple[str, bool]:
 
 
 def _matrix_outputs(dispatch: Dispatch) -> tuple[dict[str, str], list[Annotation]]:
-    """The ``steps``, ``waves`` and ``ready`` outputs (SPEC 14) as compact JSON, and a warning
-    for each list too large for a step output (SPEC 8): that output is then empty, never a
-    clipped (broken) JSON text, so a workflow's ``fromJSON`` fails loudly instead of
-    dispatching part of a plan."""
+    """The ``steps``, ``waves`` and ``ready`` outputs (SPEC 14), each empty (never clipped,
+    broken JSON) with a warning when over the output limit."""
     outputs: dict[str, str] = {}
     warnings: list[Annotation] = []
     for name, value in as_outputs(dispatch).items():
@@ -89,9 +82,7 @@ def _matrix_outputs(dispatch: Dispatch) -> tuple[dict[str, str], list[Annotation
 
 
 def report(step: StepContext) -> StepReport:
-    """Validate a plan for the action (SPEC 10, 8, 14): inputs -> fetch (or discover) ->
-    validate -> the report (outputs with the dispatch matrix, summary, one annotation per
-    finding). Never raises."""
+    """Validate a plan for the action (SPEC 10, 8, 14)."""
     outcome, repository = _validated(step)
     settings = step.settings
     result = outcome.result
