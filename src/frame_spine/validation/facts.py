@@ -6,12 +6,7 @@ from dataclasses import dataclass, field
 
 from ..core.acceptance import AcceptanceCriterion, acceptance_criteria
 from ..core.blocks import SPINE, Block
-from ..core.frontmatter import (
-    SPINELESS_VARIANTS,
-    frontmatter_lines,
-    plan_variants,
-    spine_omitted,
-)
+from ..core.frontmatter import SPINELESS_VARIANTS, frontmatter_lines, plan_variants, spine_omitted
 from ..core.plan import ScannedComments
 from ..core.slices import slice_ports, slice_step_id
 from ..core.spine import parse_spine

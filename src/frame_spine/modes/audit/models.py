@@ -81,10 +81,7 @@ class AuditReport(BaseModel):
     def of_failure(cls, failure: Failure, repository: str, requests: int = 0) -> AuditReport:
         """An audit that could not run to the end."""
         return cls(
-            status=failure.status,
-            repository=repository,
-            requests=requests,
-            message=failure.message,
+            status=failure.status, repository=repository, requests=requests, message=failure.message
         )
 
 

@@ -72,9 +72,7 @@ def lookup_online(
         return OnlineLookup(LookupResult.of_failure(untrusted), plan)
     if untrusted is not None:
         refused = LookupResult(
-            status=Status.PLAN_IDENTITY_MISMATCH,
-            message=untrusted.message,
-            **untrusted.keys(),
+            status=Status.PLAN_IDENTITY_MISMATCH, message=untrusted.message, **untrusted.keys()
         )
         return OnlineLookup(refused, plan, sibling)
 

@@ -23,11 +23,7 @@ from .models import LookupResult
 # Fixed keys after ``status``, per status (SPEC 5); unset ones are skipped (stale-spine's two).
 _FIXED_KEYS: dict[Status, tuple[str, ...]] = {
     Status.OK: ("step_id", "generated_at", "slice"),
-    Status.STALE_SPINE: (
-        "dispatched_generated_at",
-        "current_generated_at",
-        "sibling_generated_at",
-    ),
+    Status.STALE_SPINE: ("dispatched_generated_at", "current_generated_at", "sibling_generated_at"),
     Status.SIBLING_UNSTAMPED: ("slice_comment_id", "current_generated_at"),
     Status.MISSING_SLICE: ("step_id",),
     Status.DUPLICATE_SLICE_ID: ("step_id", "count"),

@@ -163,10 +163,7 @@ def _the_slice(
 
 
 def lookup_scanned(
-    request: LookupRequest,
-    comments: ScannedComments,
-    *,
-    plan_spine: CurrentSpine | None = None,
+    request: LookupRequest, comments: ScannedComments, *, plan_spine: CurrentSpine | None = None
 ) -> LookupResult:
     """SPEC 6 steps 3-4 and SPEC 5 checks 1-9 on scanned comments; ``plan_spine``: the plan's
     own spine, when the caller found it, reused when the sibling holds no spine head."""
@@ -201,11 +198,7 @@ def lookup_scanned(
 
 
 def lookup(
-    request: LookupRequest,
-    plan: str,
-    sibling: str | None = None,
-    *,
-    single_body: bool = False,
+    request: LookupRequest, plan: str, sibling: str | None = None, *, single_body: bool = False
 ) -> LookupResult:
     """Look up one slice in raw comment bodies (SPEC 5, 6 steps 3-5)."""
     return lookup_scanned(request, scan_bodies(plan, sibling, single_body=single_body))
