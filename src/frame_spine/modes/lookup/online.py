@@ -30,17 +30,10 @@ def _sibling_mismatch(
     message: str, spine: CurrentSpine | Failure, untrusted: Untrusted | None = None
 ) -> LookupResult:
     """A ``sibling-identity-mismatch`` result, with the plan's spine values when known."""
-    known = (
-        {"spine_digest": spine.digest, "current_generated_at": spine.spine.generated_at}
-        if isinstance(spine, CurrentSpine)
-        else {}
-    )
-    return LookupResult(
-        status=Status.SIBLING_IDENTITY_MISMATCH,
-        message=message,
-        **(untrusted.keys() if untrusted is not None else {}),
-        **known,
-    )
+    known: dict[str, str | None] = {} if untrusted is None else untrusted.keys()
+    if isinstance(spine, CurrentSpine):
+        known |= {"spine_digest": spine.digest, "current_generated_at": spine.spine.generated_at}
+    return LookupResult(status=Status.SIBLING_IDENTITY_MISMATCH, message=message, **known)
 
 
 def lookup_online(
@@ -59,55 +52,61 @@ def lookup_online(
     sibling: FetchedComment | Failure | None = outcomes[1] if explicit is not None else None
     if isinstance(sibling, Failure):
         return OnlineLookup(LookupResult.of_failure(sibling), plan)
-
-    number = request.issue_number
-    problem = plan.issue_problem("plan", number) or plan.hidden_problem
+    problem = plan.issue_problem("plan", request.issue_number) or plan.hidden_problem
     if problem is not None:
-        return OnlineLookup(
-            LookupResult(status=Status.PLAN_IDENTITY_MISMATCH, message=problem), plan
-        )
+        refused = LookupResult(status=Status.PLAN_IDENTITY_MISMATCH, message=problem)
+        return OnlineLookup(refused, plan)
     authors = AuthorCheck(target.trusted_authors, fetcher)
     untrusted = authors.untrusted(plan)
     if isinstance(untrusted, Failure):
         return OnlineLookup(LookupResult.of_failure(untrusted), plan)
     if untrusted is not None:
+        message = untrusted.message
         refused = LookupResult(
-            status=Status.PLAN_IDENTITY_MISMATCH, message=untrusted.message, **untrusted.keys()
+            status=Status.PLAN_IDENTITY_MISMATCH, message=message, **untrusted.keys()
         )
         return OnlineLookup(refused, plan, sibling)
 
     plan_scan = scan_comment(plan.body)
     spine = current_spine(ScannedComments(plan_scan))
     pointer = spine.spine.slice_comment_id if isinstance(spine, CurrentSpine) else None
-
     if target.slices_comment_id == AUTO and pointer is not None:
         fetched = fetcher.fetch(int(pointer), "sibling")
         if isinstance(fetched, Failure):
             return OnlineLookup(LookupResult.of_failure(fetched), plan)
         sibling = fetched
 
-    problem = None
-    if sibling is not None:
-        problem = sibling.issue_problem("sibling", number) or sibling.hidden_problem
-    if problem is not None:
-        return OnlineLookup(_sibling_mismatch(problem, spine), plan, sibling)
-    if sibling is not None:
-        untrusted = authors.untrusted(sibling)
-        if isinstance(untrusted, Failure):
-            return OnlineLookup(LookupResult.of_failure(untrusted), plan, sibling)
-        if untrusted is not None:
-            mismatch = _sibling_mismatch(untrusted.message, spine, untrusted)
-            return OnlineLookup(mismatch, plan, sibling)
-    problem = pointer_problem(explicit, pointer)
-    if problem is not None:
-        return OnlineLookup(_sibling_mismatch(problem, spine), plan, sibling)
-
-    comments = ScannedComments(plan_scan, None if sibling is None else scan_comment(sibling.body))
-    stopped = identity_problem(request, comments) or _edits_problem(authors, plan, sibling, spine)
+    stopped = _sibling_problem(request, authors, sibling, spine, explicit)
     if stopped is not None:
         return OnlineLookup(stopped, plan, sibling)
-    known = spine if isinstance(spine, CurrentSpine) else None
-    return OnlineLookup(lookup_scanned(request, comments, plan_spine=known), plan, sibling)
+    comments = ScannedComments(plan_scan, None if sibling is None else scan_comment(sibling.body))
+    stopped = identity_problem(request, comments) or _edits_problem(authors, plan, sibling, spine)
+    if stopped is None:
+        known = spine if isinstance(spine, CurrentSpine) else None
+        stopped = lookup_scanned(request, comments, plan_spine=known)
+    return OnlineLookup(stopped, plan, sibling)
+
+
+def _sibling_problem(
+    request: LookupRequest,
+    authors: AuthorCheck,
+    sibling: FetchedComment | None,
+    spine: CurrentSpine | Failure,
+    given: int | None,
+) -> LookupResult | None:
+    """The sibling's ``issue_url``, hidden state and author, then the spine's pointer (SPEC 6.1)."""
+    if sibling is not None:
+        problem = sibling.issue_problem("sibling", request.issue_number) or sibling.hidden_problem
+        if problem is not None:
+            return _sibling_mismatch(problem, spine)
+        untrusted = authors.untrusted(sibling)
+        if isinstance(untrusted, Failure):
+            return LookupResult.of_failure(untrusted)
+        if untrusted is not None:
+            return _sibling_mismatch(untrusted.message, spine, untrusted)
+    pointer = spine.spine.slice_comment_id if isinstance(spine, CurrentSpine) else None
+    problem = pointer_problem(given, pointer)
+    return None if problem is None else _sibling_mismatch(problem, spine)
 
 
 def _edits_problem(

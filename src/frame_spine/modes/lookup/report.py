@@ -24,29 +24,26 @@ def report(step: StepContext) -> StepReport:
     if isinstance(validated, Failure):  # the log line names the step and comment as given
         refused = OnlineLookup(LookupResult.of_failure(validated))
         given = step.inputs
-        return lookup_report(
-            refused,
-            settings,
-            plan_comment_id=given.get("plan-comment-id") or None,
-            log_step_id=given.get("step-id") or None,
-        )
+        plan_id, step_id = given.get("plan-comment-id") or None, given.get("step-id") or None
+        return lookup_report(refused, settings, plan_comment_id=plan_id, log_step_id=step_id)
     target, request = validated
     outcome = lookup_online(target, request, step.fetcher(target))
     result = outcome.result
     slice_path: str | None = None
     failure: str | None = None
     if result.slice is not None:
+        size = utf8_size(result.slice)
         if settings.slice_file is not None:
             written = step.write(settings.slice_file, result.slice, "slice-file")
             if isinstance(written, WriteRefused):
                 failure = written.message
             else:
                 slice_path = written
-        elif utf8_size(result.slice) > OUTPUT_LIMIT:
+        elif size > OUTPUT_LIMIT:
             failure = (
-                f"the slice of step {cut(request.step_id)} is {utf8_size(result.slice):,} bytes, "
-                f"over the {OUTPUT_LIMIT:,}-byte limit of a step output: set slice-file to receive "
-                "it as a file"
+                f"the slice of step {cut(request.step_id)} is {size:,} bytes, over the "
+                f"{OUTPUT_LIMIT:,}-byte limit of a step output: set slice-file to receive it as "
+                "a file"
             )
     if failure is not None:  # the other outputs (slice, timestamps, digest) stay set
         failed = result.model_copy(update={"status": Status.ERROR, "message": failure})
@@ -85,13 +82,8 @@ def _annotations(
     annotations = []
     if result.status is not Status.OK:
         command = "warning" if result.status is Status.STALE_SPINE else "error"
-        annotations.append(
-            Annotation(
-                command,
-                f"frame-spine lookup: {result.status.value}",
-                result.message or result.status.value,
-            )
-        )
+        title = f"frame-spine lookup: {result.status.value}"
+        annotations.append(Annotation(command, title, result.message or result.status.value))
     if not slice_fits and slice_path is not None:
         annotations.append(
             Annotation(
@@ -112,7 +104,7 @@ def _given(comment_id: int | str | None) -> CommentLink | None:
 
 def lookup_report(
     outcome: OnlineLookup,
-    settings: StepSettings | None,
+    settings: StepSettings,
     *,
     repository: str | None = None,
     plan_comment_id: int | str | None = None,
@@ -125,6 +117,7 @@ def lookup_report(
     """A lookup's outcome as the step's report (SPEC 8): a slice over :data:`OUTPUT_LIMIT` bytes is
     only in ``slice-file`` (a notice names it; without the file the caller made it an error)."""
     result = outcome.result
+    generated_at = result.generated_at or result.dispatched_generated_at or dispatched_generated_at
     slice_text = result.slice or ""
     slice_fits = utf8_size(slice_text) <= OUTPUT_LIMIT
     outputs = outputs_of(
@@ -135,10 +128,7 @@ def lookup_report(
         slice=slice_text if slice_fits else "",
         slice_path=slice_path or "",
         step_id=result.step_id or step_id or "",
-        generated_at=result.generated_at
-        or result.dispatched_generated_at
-        or dispatched_generated_at
-        or "",
+        generated_at=generated_at or "",
         current_generated_at=result.current_generated_at or "",
         sibling_generated_at=result.sibling_generated_at or "",
         spine_digest=result.spine_digest or "",
@@ -149,10 +139,7 @@ def lookup_report(
         slice_note = "in the `slice` output" + (f" and {in_file}" if in_file else "")
     else:
         slice_note = f"{in_file} only" if in_file else "in no output"
-    fail_on = settings.fail_on if settings is not None else "error"
-    exit_code = step_exit_code(
-        fail_on, failed=result.exit_code != 0, not_ok=result.status is not Status.OK
-    )
+    failed, not_ok = result.exit_code != 0, result.status is not Status.OK
     return StepReport(
         outputs=outputs,
         summary=lookup_summary(
@@ -169,7 +156,7 @@ def lookup_report(
             f"for step {cut(step_id or log_step_id or '-')} of plan comment "
             f"{cut(str(plan_comment_id or '-'))}"
         ),
-        exit_code=exit_code,
-        job_summary=settings.job_summary if settings is not None else True,
+        exit_code=step_exit_code(settings.fail_on, failed=failed, not_ok=not_ok),
+        job_summary=settings.job_summary,
         annotations=annotations,
     )
