@@ -50,41 +50,29 @@ def _stamp_check(spine: Spine, digest: str, comments: ScannedComments) -> Lookup
     pointer = spine.slice_comment_id
     if pointer is None:
         return None
-
-    def unstamped(message: str) -> LookupResult:
-        return LookupResult(
-            status=Status.SIBLING_UNSTAMPED,
-            slice_comment_id=pointer,
-            current_generated_at=spine.generated_at,
-            spine_digest=digest,
-            message=message,
-        )
-
+    known = {"current_generated_at": spine.generated_at, "spine_digest": digest}
     holder = comments.plan if comments.single_body else comments.sibling
     if holder is None:
         sibling, issue = knob("slices-comment-id"), knob("issue-number")
         cli = sibling.startswith("--")
         setting = f"{sibling} {pointer}" if cli else f"{sibling}: {pointer}"
         local = " (local bodies: --slices-body)" if cli else ""
-        return unstamped(
+        message = (
             f"no sibling comment was supplied, but the spine's slices live in sibling comment "
             f"{pointer}: set {setting} (or auto) and {issue}{local}"
         )
-    verdict = read_stamp(spine, holder)
-    where = "the body" if comments.single_body else "the sibling comment"
-    value = verdict.stamp.value if verdict.stamp is not None else ""
-    if verdict.kind is StampKind.FRESH:
-        return value
-    message = verdict_message(verdict, holder, where, spine)
-    if verdict.kind is StampKind.STALE:
-        return LookupResult(
-            status=Status.STALE_SPINE,
-            current_generated_at=spine.generated_at,
-            sibling_generated_at=value,
-            spine_digest=digest,
-            message=message,
-        )
-    return unstamped(message)
+    else:
+        verdict = read_stamp(spine, holder)
+        value = verdict.stamp.value if verdict.stamp is not None else ""
+        if verdict.kind is StampKind.FRESH:
+            return value
+        where = "the body" if comments.single_body else "the sibling comment"
+        message = verdict_message(verdict, holder, where, spine)
+        if verdict.kind is StampKind.STALE:
+            known["sibling_generated_at"] = value
+            return LookupResult(status=Status.STALE_SPINE, message=message, **known)
+    known["slice_comment_id"] = pointer
+    return LookupResult(status=Status.SIBLING_UNSTAMPED, message=message, **known)
 
 
 def _format_steps(steps: frozenset[str]) -> str:
@@ -137,10 +125,8 @@ def _the_slice(
         )
 
     if step not in spine.steps:
-        return failed(
-            Status.MISSING_SLICE,
-            f"step {cut(step)} is not in the spine (its steps: {_format_steps(spine.steps)})",
-        )
+        message = f"step {cut(step)} is not in the spine (its steps: {_format_steps(spine.steps)})"
+        return failed(Status.MISSING_SLICE, message)
     matches = [
         candidate
         for _comment, scanned in comments.comments()
@@ -154,11 +140,10 @@ def _the_slice(
             f"{comments.searched()}",
         )
     if len(matches) > 1:
-        return failed(
-            Status.DUPLICATE_SLICE_ID,
-            f"{len(matches)} frame-slice blocks carry step {cut(step)}; exactly one is allowed",
-            len(matches),
+        message = (
+            f"{len(matches)} frame-slice blocks carry step {cut(step)}; exactly one is allowed"
         )
+        return failed(Status.DUPLICATE_SLICE_ID, message, len(matches))
     return matches[0]
 
 
