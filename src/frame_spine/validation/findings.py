@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from ..markdown import escape_cell
+from ..markdown import escape_cell, table_within
 from .models import Finding
 
 
@@ -39,13 +39,15 @@ def _where_shown(finding: Finding) -> str:
     return ", ".join(parts) or "—"
 
 
-def findings_table(findings: Sequence[Finding]) -> tuple[str, list[str]]:
-    """The summary's findings table: its head and rows, errors first (for ``table_within``)."""
+def with_findings_table(text: str, findings: Sequence[Finding], rest: str, limit: int) -> str:
+    """``text`` and the summary's findings table, errors first, within ``limit`` bytes; a note
+    counts the rows left out and says, in ``rest``, where they all are."""
     ordered = sorted(findings, key=lambda finding: _SEVERITY_ORDER[finding.severity.value])
     head = "| Severity | Finding | Where |\n|:-:|:--|:--|\n"
-    rows = [
+    rows = (
         f"| {_SEVERITY_ICONS[finding.severity.value]} | **{escape_cell(finding.code)}**: "
         f"{escape_cell(finding.message)} | {escape_cell(_where_shown(finding))} |\n"
         for finding in ordered
-    ]
-    return head, rows
+    )
+    note = f"{{left}} not shown here; {rest}."
+    return table_within(text + head, rows, len(ordered), note, limit, noun="more finding")

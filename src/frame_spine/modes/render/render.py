@@ -21,7 +21,7 @@ from ...markdown import (
     summary_head,
     table_within,
 )
-from ...validation.findings import findings_table
+from ...validation.findings import with_findings_table
 from ...validation.models import ValidationResult
 from ...workflow_commands import json_line
 from .models import PortRow, RenderResult, StepNode
@@ -167,30 +167,6 @@ def _port_rows(result: RenderResult, ports_dir: str | None) -> list[str]:
     ]
 
 
-def _head(
-    result: RenderResult,
-    repository: str | None,
-    plan: CommentLink | None,
-    sibling: CommentLink | None,
-) -> str:
-    """The top of the summary (:func:`~frame_spine.markdown.summary_head`), naming the issue
-    and the spine's ``generated_at``."""
-    detail = f"issue #{result.issue}" if result.issue is not None else "a plan"
-    if result.generated_at is not None:
-        detail += f", spine generated_at {escape_cell(result.generated_at)}"
-    icon = _ICONS.get(result.status, "❌")
-    facts = _facts(result, repository, plan, sibling)
-    return summary_head(
-        "render",
-        result.status.value,
-        result.exit_code,
-        icon,
-        detail=detail,
-        message=result.message,
-        facts=facts,
-    )
-
-
 def _spine_counts(result: RenderResult) -> str:
     """``9 steps (8 without a slice block), 5 ports, 9 port tokens``."""
     without = sum(not node.has_slice for node in result.steps)
@@ -208,12 +184,17 @@ def _spine_counts(result: RenderResult) -> str:
     )
 
 
-def _facts(
+def _head(
     result: RenderResult,
     repository: str | None,
     plan: CommentLink | None,
     sibling: CommentLink | None,
-) -> list[tuple[str, str]]:
+) -> str:
+    """The top of the summary (:func:`~frame_spine.markdown.summary_head`), naming the issue
+    and the spine's ``generated_at``, with its facts table."""
+    detail = f"issue #{result.issue}" if result.issue is not None else "a plan"
+    if result.generated_at is not None:
+        detail += f", spine generated_at {escape_cell(result.generated_at)}"
     rows: list[tuple[str, str]] = []
     if repository is not None or result.plan_comment_id is not None:  # not local bodies
         rows += [
@@ -221,29 +202,22 @@ def _facts(
             ("Plan comment", link(plan) if plan else escape_cell(result.plan_comment_id or "—")),
             ("Sibling comment", link(sibling)),
         ]
-    if result.untrusted_plan_comments:
-        rows.append(("Passed over", passed_over_line(result.untrusted_plan_comments)))
-    if result.hidden_plan_comments:
-        rows.append(("Hidden", hidden_line(result.hidden_plan_comments)))
+    if passed := result.untrusted_plan_comments:  # by discovery (SPEC 6.1)
+        who = f"{'an author' if passed == 1 else 'authors'} outside {knob('trusted-authors')}"
+        rows.append(
+            ("Passed over", f"{plural(passed, 'plan-like comment')} by {who} (never the plan)")
+        )
+    if hidden := result.hidden_plan_comments:
+        hidden_line = f"{plural(hidden, 'hidden plan-like comment')} passed over (never the plan)"
+        rows.append(("Hidden", hidden_line))
     if result.spine_digest:
         rows.append(("Spine digest", f"`{escape_cell(result.spine_digest)}`"))
     if result.steps:
         rows.append(("Spine", _spine_counts(result)))
-    return rows
-
-
-def passed_over_line(count: int) -> str:
-    """The summary's line for plan-like comments discovery passed over (SPEC 6.1)."""
-    return (
-        f"{plural(count, 'plan-like comment')} by "
-        f"{'an author' if count == 1 else 'authors'} outside {knob('trusted-authors')} (never "
-        "the plan)"
+    status, icon = result.status.value, _ICONS.get(result.status, "❌")
+    return summary_head(
+        "render", status, result.exit_code, icon, detail=detail, message=result.message, facts=rows
     )
-
-
-def hidden_line(count: int) -> str:
-    """The summary's line for hidden plan-like comments passed over (SPEC 6.1)."""
-    return f"{plural(count, 'hidden plan-like comment')} passed over (never the plan)"
 
 
 def render_markdown(
@@ -293,7 +267,7 @@ def _with_findings(text: str, findings: ValidationResult | None, limit: int) -> 
     counts = [plural(findings.errors, "error"), plural(findings.warnings, "warning")]
     if notices:
         counts.append(plural(notices, "notice"))
-    table, rows = findings_table(findings.findings)
     title = f"\n#### Findings (validate): {', '.join(counts)}\n\n"
-    note = "{left} not shown here; `frame-spine validate` prints all."
-    return table_within(text + title + table, rows, len(rows), note, limit, noun="more finding")
+    return with_findings_table(
+        text + title, findings.findings, "`frame-spine validate` prints all", limit
+    )

@@ -15,10 +15,9 @@ from ...markdown import (
     escape_cell,
     plural,
     summary_head,
-    table_within,
 )
 from ...validation.dispatch import Dispatch
-from ...validation.findings import findings_table, where
+from ...validation.findings import where, with_findings_table
 from ...validation.models import Severity, ValidationResult, Verdict
 from ...workflow_commands import json_line, protected_json_line
 
@@ -112,6 +111,4 @@ def validation_summary(
         head = clip_utf8(head + dispatch_lines(result.dispatch), limit // 2)
     if not result.findings:
         return clip_utf8(head, limit)
-    table, rows = findings_table(result.findings)
-    note = "{left} not shown here; " + rest + "."
-    return table_within(head + "\n" + table, rows, len(rows), note, limit, noun="more finding")
+    return with_findings_table(head + "\n", result.findings, rest, limit)
