@@ -62,20 +62,13 @@ def _validate_online(
 ) -> ValidationResult:
     from ...core.status import Failure
     from ...plan_sources import online_target
-    from ...validation.dispatch import DispatchIds
-    from ...validation.models import ValidationResult, with_dispatch
+    from ...validation.models import ValidationResult
     from .online import validate_online
 
     target = online_target(args)
     if isinstance(target, Failure):
         return ValidationResult.of_failure(target)
-    outcome = validate_online(target, console.fetcher(target, args))
-    fetched = outcome.fetched
-    if fetched is None:
-        return outcome.result
-    sibling_id = fetched.sibling.id if fetched.sibling is not None else None
-    ids = DispatchIds(fetched.issue_number, fetched.plan.id, sibling_id)
-    return with_dispatch(outcome.result, fetched.comments, ids, completed)
+    return validate_online(target, console.fetcher(target, args), completed).result
 
 
 @contextmanager

@@ -1,29 +1,40 @@
 """Validate against GitHub (SPEC 10, 6.1): :func:`~frame_spine.plan_fetch.fetch_plan`, then
-the pure rules."""
+the pure rules and the dispatch matrix."""
 
 from __future__ import annotations
 
+from collections.abc import Collection
 from dataclasses import dataclass
 
 from ...github.client import CommentFetcher
 from ...github.payloads import FetchedComment
-from ...plan_fetch import FetchedPlan, NotFetched, fetch_plan, validate_fetched, walk_findings
-from ...validation.models import Code, ValidateTarget, ValidationResult, error, result_of
+from ...plan_fetch import NotFetched, fetch_plan, validate_fetched, walk_findings
+from ...validation.dispatch import DispatchIds
+from ...validation.models import (
+    Code,
+    ValidateTarget,
+    ValidationResult,
+    error,
+    result_of,
+    with_dispatch,
+)
 
 
 @dataclass(frozen=True, slots=True)
 class OnlineValidation:
-    """The outcome of :func:`validate_online`: the result, the comments validated (for links)
-    and what was fetched (for the dispatch matrix; ``None`` when fetching failed)."""
+    """The outcome of :func:`validate_online`: the result and the comments validated (for
+    links; the sibling also when its author is not trusted)."""
 
     result: ValidationResult
     plan: FetchedComment | None = None
     sibling: FetchedComment | None = None
-    fetched: FetchedPlan | None = None
 
 
-def validate_online(target: ValidateTarget, fetcher: CommentFetcher) -> OnlineValidation:
-    """Fetch (or discover) a plan and its sibling, then validate them (SPEC 10, 6.1)."""
+def validate_online(
+    target: ValidateTarget, fetcher: CommentFetcher, completed: Collection[str] | None = None
+) -> OnlineValidation:
+    """Fetch (or discover) a plan and its sibling, validate them (SPEC 10, 6.1) and add the
+    dispatch matrix (SPEC 14; ``completed``: the steps done)."""
     fetched = fetch_plan(target, fetcher)
     if isinstance(fetched, NotFetched):
         if fetched.no_plan and fetched.walked is not None:
@@ -35,6 +46,7 @@ def validate_online(target: ValidateTarget, fetcher: CommentFetcher) -> OnlineVa
             return OnlineValidation(result_of(findings))
         result = ValidationResult.of_failure(fetched.failure).model_copy(update=fetched.keys())
         return OnlineValidation(result, fetched.plan)
-    result = validate_fetched(fetched)
-    sibling = fetched.sibling or fetched.withheld
-    return OnlineValidation(result, fetched.plan, sibling, fetched)
+    sibling_id = fetched.sibling.id if fetched.sibling is not None else None
+    ids = DispatchIds(fetched.issue_number, fetched.plan.id, sibling_id)
+    result = with_dispatch(validate_fetched(fetched), fetched.comments, ids, completed)
+    return OnlineValidation(result, fetched.plan, fetched.sibling or fetched.withheld)

@@ -3,17 +3,15 @@ step's report."""
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from ...core.status import Failure
 from ...core.utf8 import utf8_size
 from ...inputs import parse_inputs
 from ...markdown import plural
 from ...step.context import StepContext, link_of
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
-from ...validation.dispatch import Dispatch, DispatchIds, DispatchRequest, as_outputs
+from ...validation.dispatch import Dispatch, DispatchRequest, as_outputs
 from ...validation.findings import where
-from ...validation.models import Severity, ValidationResult, parse_target, with_dispatch
+from ...validation.models import Severity, ValidationResult, parse_target
 from ...workflow_commands import json_line
 from .online import OnlineValidation, validate_online
 from .render import validation_dict, validation_summary
@@ -23,22 +21,13 @@ def _validated(step: StepContext) -> tuple[OnlineValidation, str | None]:
     """Inputs -> fetch (or discover) -> validate -> the matrix; and the repository (``None``
     when the inputs were refused)."""
     target = parse_target(step.resolved_inputs())
+    if isinstance(target, Failure):
+        return OnlineValidation(ValidationResult.of_failure(target)), None
     request = parse_inputs(DispatchRequest, step.inputs)
-    if isinstance(target, Failure) or isinstance(request, Failure):
-        failure = target if isinstance(target, Failure) else request
-        assert isinstance(failure, Failure)
-        return OnlineValidation(ValidationResult.of_failure(failure)), None
-    outcome = validate_online(target, step.fetcher(target))
-    fetched = outcome.fetched
-    if fetched is None:
-        return outcome, target.repository
-    ids = DispatchIds(
-        fetched.issue_number,
-        fetched.plan.id,
-        fetched.sibling.id if fetched.sibling is not None else None,
-    )
-    result = with_dispatch(outcome.result, fetched.comments, ids, request.completed_steps)
-    return replace(outcome, result=result), target.repository
+    if isinstance(request, Failure):
+        return OnlineValidation(ValidationResult.of_failure(request)), None
+    fetcher = step.fetcher(target)
+    return validate_online(target, fetcher, request.completed_steps), target.repository
 
 
 def _result_output(result: ValidationResult) -> tuple[str, bool]:
