@@ -61,18 +61,13 @@ def _step_report(step: StepContext, report: AuditReport) -> StepReport:
         if plan.state not in QUIET_STATES
     ]
     if report.message is not None:
-        annotations.append(
-            Annotation("error", f"frame-spine audit: {report.status}", report.message)
-        )
-    exit_code = step_exit_code(
-        settings.fail_on,
-        failed=report.exit_code != 0,
-        not_ok=any(plan.warnings for plan in report.plans),
-    )
+        title = f"frame-spine audit: {report.status}"
+        annotations.append(Annotation("error", title, report.message))
+    not_ok = any(plan.warnings for plan in report.plans)
+    exit_code = step_exit_code(settings.fail_on, failed=report.exit_code != 0, not_ok=not_ok)
     places = [] if plans_omitted else ["the `result` output"]
     if report_path:
         places.append(f"the report {escape_cell(report_path)}")
-    if report_path:
         rest = f"the report {escape_cell(report_path)} has all"
     elif not plans_omitted:
         rest = "the `result` output has all"

@@ -99,12 +99,10 @@ def report(step: StepContext) -> StepReport:
         for finding in result.findings
     ]
     if result.message is not None:
-        annotations.append(
-            Annotation("error", f"frame-spine validate: {result.status}", result.message)
-        )
-    exit_code = step_exit_code(
-        settings.fail_on, failed=result.exit_code != 0, not_ok=bool(result.warnings)
-    )
+        title = f"frame-spine validate: {result.status}"
+        annotations.append(Annotation("error", title, result.message))
+    not_ok = bool(result.warnings)
+    exit_code = step_exit_code(settings.fail_on, failed=result.exit_code != 0, not_ok=not_ok)
     notices = sum(finding.severity is Severity.NOTICE for finding in result.findings)
     return StepReport(
         outputs=outputs,
