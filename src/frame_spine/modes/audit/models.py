@@ -44,13 +44,13 @@ class AuditedPlan(BaseModel):
     issue: int
     plan_comment_id: int
     plan_url: str | None
-    sibling_comment_id: int | None
+    sibling_comment_id: int | None = None
     state: AuditState
-    generated_at: str | None
-    sibling_generated_at: str | None
-    duplicate_plans: bool
-    errors: int
-    warnings: int
+    generated_at: str | None = None
+    sibling_generated_at: str | None = None
+    duplicate_plans: bool = False
+    errors: int = 0
+    warnings: int = 0
     untrusted_plan_comments: int = 0
     hidden_plan_comments: int = 0
     message: str | None = None

@@ -74,12 +74,9 @@ def _walked(listing: Listing, authors: AuthorCheck, fetcher: CommentFetcher) -> 
     for issue, plan_like in listing.plan_like().items():
         check = checks[issue] = authors.for_issue(issue)
         walked = walk(plan_like, check)
-        passed += len(walked.passed_over)
-        hidden += len(walked.hidden)
-        counts = {
-            "untrusted_plan_comments": len(walked.passed_over),
-            "hidden_plan_comments": len(walked.hidden),
-        }
+        passed_over, hidden_over = len(walked.passed_over), len(walked.hidden)
+        passed, hidden = passed + passed_over, hidden + hidden_over
+        counts = {"untrusted_plan_comments": passed_over, "hidden_plan_comments": hidden_over}
         if walked.stopped is not None and walked.at is not None:
             hid = walked.stopped.status is Status.PLAN_IDENTITY_MISMATCH
             state = AuditState.HIDDEN if hid else AuditState.UNDETERMINED
@@ -93,10 +90,7 @@ def _walked(listing: Listing, authors: AuthorCheck, fetcher: CommentFetcher) -> 
         if isinstance(found, AuditedPlan):
             rows.append(found)
             continue
-        older = 1 + len(walked.older)
-        chosen.append(
-            Chosen(issue, *found, counts["untrusted_plan_comments"], len(walked.hidden), older)
-        )
+        chosen.append(Chosen(issue, *found, passed_over, hidden_over, 1 + len(walked.older)))
     return rows, chosen, checks, passed, hidden
 
 

@@ -74,17 +74,9 @@ class Listing:
             del self.kept_plans[issue]
         if not (plan or sibling):
             return
-        listed = Listed(
-            replace(
-                comment,
-                body="",
-                author_login=_interned(comment.author_login),
-                author_association=_interned(comment.author_association),
-            ),
-            plan,
-            sibling,
-        )
-        self.listed[comment.id] = listed
+        login, association = _interned(comment.author_login), _interned(comment.author_association)
+        bare = replace(comment, body="", author_login=login, author_association=association)
+        listed = self.listed[comment.id] = Listed(bare, plan, sibling)
         trusted = not comment.hidden and judge(self.policy, comment.author) is Verdict.TRUSTED
         keep = trusted and sibling
         if trusted and plan:
@@ -223,13 +215,7 @@ def unusable_plan(
         issue=issue,
         plan_comment_id=comment.id,
         plan_url=comment.html_url,
-        sibling_comment_id=None,
         state=state,
-        generated_at=None,
-        sibling_generated_at=None,
-        duplicate_plans=False,
-        errors=0,
-        warnings=0,
         message=message,
         **counts,
     )
