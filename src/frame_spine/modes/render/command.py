@@ -44,13 +44,7 @@ def _render_local(args: argparse.Namespace, canonical: frozenset[str] | None) ->
     if isinstance(local.comments, Failure):
         return RenderResult.of_failure(local.comments, issue=local.issue)
     findings = validate_scanned(local.comments, issue_number=local.issue)
-    return render_scanned(
-        local.comments,
-        findings=findings,
-        issue=local.issue,
-        plan_comment_id=None,
-        canonical=canonical,
-    )
+    return render_scanned(local.comments, findings=findings, issue=local.issue, canonical=canonical)
 
 
 def _render_online(args: argparse.Namespace, canonical: frozenset[str] | None) -> Rendered:
@@ -80,16 +74,13 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     console.check_plan_sources(parser, args, "render")
     canonical = canonical_ports(os.getcwd(), args.ports_dir, contained=False)
     rendered: Rendered
-    ports_dir = None
+    ports_dir = None if isinstance(canonical, Failure) else canonical.directory
     if isinstance(canonical, Failure):
         rendered = RenderResult.of_failure(canonical), None, None
+    elif args.plan_body is not None:
+        rendered = _render_local(args, canonical.names), None, None
     else:
-        names = None if canonical is None else canonical.names
-        ports_dir = None if canonical is None else canonical.directory
-        if args.plan_body is not None:
-            rendered = _render_local(args, names), None, None
-        else:
-            rendered = _render_online(args, names)
+        rendered = _render_online(args, canonical.names)
     result, plan, sibling = rendered
     repository = args.repo if args.plan_body is None else None
 

@@ -38,22 +38,21 @@ def read_port_names(directory: str, shown: str) -> frozenset[str] | Failure:
 
 @dataclass(frozen=True, slots=True)
 class CanonicalPorts:
-    """The canonical port names of a run, and the directory as the summary names it."""
+    """The canonical port names of a run, and the directory as the summary names it (both
+    ``None``: no port is checked)."""
 
-    names: frozenset[str]
-    directory: str
+    names: frozenset[str] | None = None
+    directory: str | None = None
 
 
-def canonical_ports(
-    base: str, given: str | None, *, contained: bool
-) -> CanonicalPorts | Failure | None:
+def canonical_ports(base: str, given: str | None, *, contained: bool) -> CanonicalPorts | Failure:
     """The canonical port names of a run (SPEC 13): of ``given`` (relative to ``base``), else
-    of ``frame/ports`` when it exists, else ``None``; ``contained``: refuse a directory that
+    of ``frame/ports`` when it exists, else none; ``contained``: refuse a directory that
     resolves outside ``base`` (the action's workspace)."""
     if given is None:
         default = os.path.join(base, DEFAULT_PORTS_DIR)
         if not os.path.isdir(default):
-            return None
+            return CanonicalPorts()
         given, path = DEFAULT_PORTS_DIR, default
     else:
         path = os.path.join(base, given)

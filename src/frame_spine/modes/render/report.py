@@ -34,9 +34,8 @@ def _rendered(step: StepContext) -> tuple[OnlineRendering, str | None, str | Non
     if isinstance(canonical, Failure):
         failed = RenderResult.of_failure(canonical, **ids)
         return OnlineRendering(failed), target.repository, None
-    names = None if canonical is None else canonical.names
-    directory = None if canonical is None else canonical.directory
-    return render_online(target, step.fetcher(target), names), target.repository, directory
+    rendered = render_online(target, step.fetcher(target), canonical.names)
+    return rendered, target.repository, canonical.directory
 
 
 def _result_output(result: RenderResult) -> str:
@@ -57,9 +56,8 @@ def _annotations(result: RenderResult, ports_dir: str | None) -> list[Annotation
     annotations = []
     if result.status is not Status.OK:
         command = "notice" if result.exit_code == 0 else "error"
-        annotations.append(
-            Annotation(command, f"frame-spine render: {result.status.value}", result.message or "")
-        )
+        title = f"frame-spine render: {result.status.value}"
+        annotations.append(Annotation(command, title, result.message or ""))
     annotations.extend(
         Annotation(
             "warning",

@@ -149,7 +149,7 @@ def render_scanned(
     *,
     findings: ValidationResult | None,
     issue: int | None,
-    plan_comment_id: int | None,
+    plan_comment_id: int | None = None,
     canonical: frozenset[str] | None,
 ) -> RenderResult:
     """Decide the picture of a plan (SPEC 13); ``findings``: validate's result on the same
