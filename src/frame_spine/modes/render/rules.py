@@ -16,7 +16,7 @@ from ...core.plan import (
 )
 from ...core.slices import slice_step_id
 from ...core.spine import parse_spine
-from ...core.spine_model import PortRoute, SpineParse, SpineSlice
+from ...core.spine_model import PortRoute, Spine, SpineParse, SpineSlice
 from ...core.stamps import shown_stamp
 from ...core.status import Status
 from ...validation.dispatch import ranked_steps
@@ -83,32 +83,19 @@ def port_rows(
     """One row per port token, in spine order (SPEC 13); ``canonical``: lower-cased port
     names, ``None`` to check none."""
     entries = {entry.step: entry for entry in slices}
-    return [
-        PortRow(
-            port=route.name,
-            step=token.step,
-            cycle=_cycle(token.cycle, entries.get(token.step)),
-            terminal=token.terminal or _slice_terminal(entries.get(token.step)),
-            warning=(
-                UNKNOWN_PORT
-                if canonical is not None and route.name.lower() not in canonical
-                else None
-            ),
-        )
-        for route in routes
-        for token in route.tokens
-    ]
-
-
-def _cycle(token: int | None, entry: SpineSlice | None) -> int | None:
-    """A token's cycle: its own ``#cycle:K``, else its spine slice's ``cycle:``."""
-    if token is not None or entry is None:
-        return token
-    return entry.cycle
-
-
-def _slice_terminal(entry: SpineSlice | None) -> bool:
-    return entry is not None and entry.terminal is True
+    rows = []
+    for route in routes:
+        unknown = canonical is not None and route.name.lower() not in canonical
+        warning = UNKNOWN_PORT if unknown else None
+        for token in route.tokens:
+            entry = entries.get(token.step)
+            cycle = token.cycle if token.cycle is not None or entry is None else entry.cycle
+            terminal = token.terminal or (entry is not None and entry.terminal is True)
+            row = PortRow(
+                port=route.name, step=token.step, cycle=cycle, terminal=terminal, warning=warning
+            )
+            rows.append(row)
+    return rows
 
 
 def step_nodes(
@@ -128,20 +115,6 @@ def step_nodes(
         )
         for ranked in ranked_steps(routes, slices)
     ]
-
-
-def _partial_parse(comments: ScannedComments) -> SpineParse | None:
-    """The parse of the one complete spine block (of an invalid spine: what parsed), or
-    ``None``."""
-    blocks = [
-        block
-        for _comment, scan in comments.comments()
-        for block in scan.blocks
-        if block.name == SPINE
-    ]
-    if len(blocks) != 1:
-        return None
-    return parse_spine(blocks[0].payload, blocks[0].payload_line)
 
 
 def render_scanned(
@@ -165,28 +138,21 @@ def render_scanned(
     if ambiguous is not None:
         return RenderResult(status=Status.MISSING_SPINE, message=ambiguous, **shared)
     found = current_spine(comments)
-    with_slice = _slice_steps(comments)
+    parsed: Spine | SpineParse
     if isinstance(found, CurrentSpine):
-        spine = found.spine
-        return RenderResult(
-            status=Status.OK,
-            generated_at=spine.generated_at,
-            spine_digest=found.digest,
-            ports=tuple(port_rows(spine.ports, spine.slices, canonical)),
-            steps=tuple(step_nodes(spine.ports, spine.slices, with_slice)),
-            **shared,
-        )
-    if found.status is Status.MISSING_SPINE:
-        return RenderResult(
-            status=Status.MISSING_SPINE, message=no_spine_message(comments), **shared
-        )
-    parsed = _partial_parse(comments)
-    routes = parsed.ports if parsed is not None else ()
-    slices = parsed.slices if parsed is not None else ()
-    return RenderResult(
-        status=found.status,
-        ports=tuple(port_rows(routes, slices, canonical)),
-        steps=tuple(step_nodes(routes, slices, with_slice)),
-        message=found.message,
-        **shared,
-    )
+        parsed = found.spine
+        shared |= {"generated_at": parsed.generated_at, "spine_digest": found.digest}
+        status, message = Status.OK, None
+    elif found.status is Status.MISSING_SPINE:
+        return RenderResult(status=found.status, message=no_spine_message(comments), **shared)
+    else:  # invalid: what parsed of the one spine block
+        spines = [
+            block for _name, scan in comments.comments() for block in scan.blocks_named(SPINE)
+        ]
+        parsed = SpineParse(None, ())
+        if len(spines) == 1:
+            parsed = parse_spine(spines[0].payload, spines[0].payload_line)
+        status, message = found.status, found.message
+    ports = tuple(port_rows(parsed.ports, parsed.slices, canonical))
+    steps = tuple(step_nodes(parsed.ports, parsed.slices, _slice_steps(comments)))
+    return RenderResult(status=status, ports=ports, steps=steps, message=message, **shared)
