@@ -32,34 +32,32 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _render_local(args: argparse.Namespace, canonical: frozenset[str] | None) -> RenderResult:
-    """Local bodies: scan, validate and decide."""
+def _render(args: argparse.Namespace, canonical: frozenset[str] | None) -> Rendered:
+    """Local bodies, or ``--repo`` (fetched or discovered): validated and decided; the links."""
     from ...core.status import Failure
-    from ...plan_sources import read_local_plan
-    from ...validation.rules import validate_scanned
+    from ...plan_sources import online_target, read_local_plan
     from .models import RenderResult
+
+    if args.plan_body is None:
+        from ...step.context import link_of
+        from .online import render_online
+
+        target = online_target(args)
+        if isinstance(target, Failure):
+            return RenderResult.of_failure(target), None, None
+        outcome = render_online(target, console.fetcher(target, args), canonical)
+        return outcome.result, link_of(outcome.plan), link_of(outcome.sibling)
+    from ...validation.rules import validate_scanned
     from .rules import render_scanned
 
     local = read_local_plan(args)
     if isinstance(local.comments, Failure):
-        return RenderResult.of_failure(local.comments, issue=local.issue)
+        return RenderResult.of_failure(local.comments, issue=local.issue), None, None
     findings = validate_scanned(local.comments, issue_number=local.issue)
-    return render_scanned(local.comments, findings=findings, issue=local.issue, canonical=canonical)
-
-
-def _render_online(args: argparse.Namespace, canonical: frozenset[str] | None) -> Rendered:
-    """``--repo``: fetch (or discover), validate and decide; the comments' links."""
-    from ...core.status import Failure
-    from ...plan_sources import online_target
-    from ...step.context import link_of
-    from .models import RenderResult
-    from .online import render_online
-
-    target = online_target(args)
-    if isinstance(target, Failure):
-        return RenderResult.of_failure(target), None, None
-    outcome = render_online(target, console.fetcher(target, args), canonical)
-    return outcome.result, link_of(outcome.plan), link_of(outcome.sibling)
+    result = render_scanned(
+        local.comments, findings=findings, issue=local.issue, canonical=canonical
+    )
+    return result, None, None
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -73,15 +71,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     console.check_plan_sources(parser, args, "render")
     canonical = canonical_ports(os.getcwd(), args.ports_dir, contained=False)
-    rendered: Rendered
-    ports_dir = None if isinstance(canonical, Failure) else canonical.directory
     if isinstance(canonical, Failure):
-        rendered = RenderResult.of_failure(canonical), None, None
-    elif args.plan_body is not None:
-        rendered = _render_local(args, canonical.names), None, None
+        result, plan, sibling, ports_dir = RenderResult.of_failure(canonical), None, None, None
     else:
-        rendered = _render_online(args, canonical.names)
-    result, plan, sibling = rendered
+        (result, plan, sibling), ports_dir = _render(args, canonical.names), canonical.directory
     repository = args.repo if args.plan_body is None else None
 
     def markdown(shown: RenderResult) -> str:

@@ -28,47 +28,31 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
-def _completed(args: argparse.Namespace) -> tuple[str, ...] | ValidationResult | None:
-    """``--completed-steps`` checked (SPEC 14), or the ``error`` result naming it."""
+def _validate(args: argparse.Namespace) -> ValidationResult:
+    """Local bodies or ``--repo``, validated, with the dispatch matrix (SPEC 14)."""
     from ...core.status import Failure
     from ...inputs import parse_inputs
-    from ...validation.dispatch import DispatchRequest
-    from ...validation.models import ValidationResult
+    from ...plan_sources import online_target, read_local_plan
+    from ...validation.dispatch import DispatchIds, DispatchRequest
+    from ...validation.models import ValidationResult, with_dispatch
+    from ...validation.rules import validate_scanned
 
     request = parse_inputs(DispatchRequest, {"completed-steps": args.completed_steps})
     if isinstance(request, Failure):
         return ValidationResult.of_failure(request)
-    return request.completed_steps
+    completed = request.completed_steps
+    if args.plan_body is None:
+        from .online import validate_online
 
-
-def _validate_local(
-    args: argparse.Namespace, completed: tuple[str, ...] | None
-) -> ValidationResult:
-    from ...core.status import Failure
-    from ...plan_sources import read_local_plan
-    from ...validation.dispatch import DispatchIds
-    from ...validation.models import ValidationResult, with_dispatch
-    from ...validation.rules import validate_scanned
-
+        target = online_target(args)
+        if isinstance(target, Failure):
+            return ValidationResult.of_failure(target)
+        return validate_online(target, console.fetcher(target, args), completed).result
     local = read_local_plan(args)
     if isinstance(local.comments, Failure):
         return ValidationResult.of_failure(local.comments)
     result = validate_scanned(local.comments, issue_number=local.issue)
     return with_dispatch(result, local.comments, DispatchIds(local.issue), completed)
-
-
-def _validate_online(
-    args: argparse.Namespace, completed: tuple[str, ...] | None
-) -> ValidationResult:
-    from ...core.status import Failure
-    from ...plan_sources import online_target
-    from ...validation.models import ValidationResult
-    from .online import validate_online
-
-    target = online_target(args)
-    if isinstance(target, Failure):
-        return ValidationResult.of_failure(target)
-    return validate_online(target, console.fetcher(target, args), completed).result
 
 
 @contextmanager
@@ -87,18 +71,11 @@ def _collector_paused() -> Iterator[None]:
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``frame-spine validate``: local bodies or ``--repo``."""
-    from ...validation.models import ValidationResult
     from .render import validation_json, validation_text
 
     console.check_plan_sources(parser, args, "validate")
     with _collector_paused():
-        completed = _completed(args)
-        if isinstance(completed, ValidationResult):
-            result = completed
-        elif args.plan_body is not None:
-            result = _validate_local(args, completed)
-        else:
-            result = _validate_online(args, completed)
+        result = _validate(args)
         console.print_result(args.format, result, validation_json, validation_text)
     return result.exit_code
 
