@@ -226,19 +226,18 @@ class _Reader:
             (self.drafts, "slice", "slices" in self.seen_sections),
         ):
             if not items:
-                self.problem(
-                    None, f"no {name} under {name}s:" if present else f"no {name}s: section"
-                )
+                message = f"no {name} under {name}s:" if present else f"no {name}s: section"
+                self.problem(None, message)
         if self.problems or instant is None:
             self.problems.sort(key=lambda problem: (problem.line is None, problem.line or 0))
             return SpineParse(None, tuple(self.problems), tuple(self.ports), tuple(slices))
-        coverage = self.scalars.get("coverage")
+        coverage, coverage_line = self.scalars.get("coverage") or (None, None)
         spine = Spine(
             schema_version=schema_version,
             generated_at=generated_at,
             instant=instant,
-            coverage=None if coverage is None else coverage[0],
-            coverage_line=None if coverage is None else coverage[1],
+            coverage=coverage,
+            coverage_line=coverage_line,
             slice_comment_id=slice_comment_id,
             ports=tuple(self.ports),
             slices=tuple(slices),

@@ -142,20 +142,14 @@ def run_digest(args: argparse.Namespace, _parser: argparse.ArgumentParser) -> in
     from .models import LookupResult
 
     body = console.read_body(args.plan_body, "--plan-body")
-    if isinstance(body, Failure):
-        return _print(LookupResult.of_failure(body), args.format)
-    current = current_spine(scan_bodies(body))
+    current = body if isinstance(body, Failure) else current_spine(scan_bodies(body))
     if isinstance(current, Failure):
         return _print(LookupResult.of_failure(current), args.format)
+    shown = current.digest
     if args.format == "json":
-        payload = {
-            "status": Status.OK.value,
-            "spine_digest": current.digest,
-            "generated_at": current.spine.generated_at,
-        }
-        console.emit(json_line(payload) + "\n", untrusted=False)
-    else:
-        console.emit(current.digest + "\n", untrusted=False)
+        known = {"spine_digest": shown, "generated_at": current.spine.generated_at}
+        shown = json_line({"status": Status.OK.value, **known})
+    console.emit(shown + "\n", untrusted=False)
     return 0
 
 
