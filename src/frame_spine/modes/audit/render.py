@@ -118,27 +118,19 @@ def audit_summary(
     detail = f"{plural(len(report.plans), 'plan')} in {escape_cell(report.repository)}"
     if report.since is not None:
         detail += f", comments updated since {escape_cell(report.since)}"
-    passed = report.untrusted_plan_comments
-    passed_line = (
-        f"{plural(passed, 'plan-like comment')} by {'an author' if passed == 1 else 'authors'} "
-        f"outside {knob('trusted-authors')} passed over (never classified)\n\n"
-        if passed
-        else ""
-    )
-    no_spine = report.counts.get(AuditState.NO_SPINE.value, 0)
-    no_spine_line = (
-        f"{_SHOWN_STATES[AuditState.NO_SPINE]} no-spine plans have no spine that could drift "
-        "(a brief or goal-contract plan, spine-omitted, a legacy prose plan), so they count as "
-        "clean; their Errors column is validate's (a legacy prose plan has the error "
-        "missing-spine).\n\n"
-        if no_spine
-        else ""
-    )
-    head = (
-        summary_head("audit", report.status, report.exit_code, icon, detail=detail)
-        + f"{counts}\n\n{no_spine_line}{passed_line}"
-        f"{plural(report.requests, 'request')} to the GitHub API.\n"
-    )
+    head = summary_head("audit", report.status, report.exit_code, icon, detail=detail)
+    head += f"{counts}\n\n"
+    if report.counts.get(AuditState.NO_SPINE.value, 0):
+        head += (
+            f"{_SHOWN_STATES[AuditState.NO_SPINE]} no-spine plans have no spine that could drift "
+            "(a brief or goal-contract plan, spine-omitted, a legacy prose plan), so they count "
+            "as clean; their Errors column is validate's (a legacy prose plan has the error "
+            "missing-spine).\n\n"
+        )
+    if passed := report.untrusted_plan_comments:
+        who = f"{'an author' if passed == 1 else 'authors'} outside {knob('trusted-authors')}"
+        head += f"{plural(passed, 'plan-like comment')} by {who} passed over (never classified)\n\n"
+    head += f"{plural(report.requests, 'request')} to the GitHub API.\n"
     if not report.plans:
         return clip_utf8(head, limit)
     table = (
