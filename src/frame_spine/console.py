@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 from . import interrupts
 from .core.shown import name_as, quoted
 from .core.status import Failure, error
+from .declared import DEFAULTS
 from .workflow_commands import could_be_command, wrap_untrusted
 
 # The GitHub helpers and the inputs' models are loaded by the functions that need them: an
@@ -399,13 +400,13 @@ def add_api_flags(group: argparse._ActionsContainer, *, with_repo: bool) -> None
     group.add_argument(
         "--timeout",
         metavar="SECONDS",
-        default="10",
+        default=DEFAULTS["timeout"],
         help="seconds per request, 1 to 600" + (f" ({repo})" if repo else ""),
     )
     group.add_argument(
         "--max-wait",
         metavar="SECONDS",
-        default="60",
+        default=DEFAULTS["max-wait"],
         help="seconds of rate-limit waiting in all, 0 to 3600" + (f" ({repo})" if repo else ""),
     )
     group.add_argument(

@@ -14,6 +14,8 @@ import argparse
 from dataclasses import dataclass
 from typing import Any
 
+from .github.defaults import DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT
+
 #: The command line's commands that read GitHub.
 ONLINE = ("lookup", "validate", "render", "audit")
 #: ... and that take the plan's comments by id.
@@ -50,8 +52,8 @@ INPUTS = (
     Declared("slice-file"),
     Declared("fail-on", "error"),
     Declared("job-summary", "true"),
-    Declared("timeout", "10", "--timeout", ONLINE),
-    Declared("max-wait", "60", "--max-wait", ONLINE),
+    Declared("timeout", str(DEFAULT_TIMEOUT), "--timeout", ONLINE),
+    Declared("max-wait", str(DEFAULT_MAX_WAIT), "--max-wait", ONLINE),
     Declared("trusted-authors", "OWNER,MEMBER,COLLABORATOR,write", "--trusted-authors", ONLINE),
     Declared("issue-state", "open", "--state", ("audit",)),
     Declared("since", "", "--since", ("audit",)),
@@ -63,6 +65,8 @@ INPUTS = (
 INPUT_NAMES = tuple(declared.name for declared in INPUTS)
 #: How the command line's messages name each input: its flag.
 CLI_NAMES = {declared.name: declared.flag for declared in INPUTS if declared.flag is not None}
+#: Each input's default, as action.yml says it.
+DEFAULTS = {declared.name: declared.default for declared in INPUTS}
 
 
 def raw_inputs(args: argparse.Namespace, command: str) -> dict[str, Any]:

@@ -34,8 +34,7 @@ from .core.shown import knob, quoted
 from .core.status import Failure, error
 from .core.timestamps import is_timestamp
 from .core.trust import DEFAULT_POLICY, TrustPolicy, parse_policy
-from .github.defaults import DEFAULT_MAX_WAIT as DEFAULT_MAX_WAIT
-from .github.defaults import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
+from .github.defaults import DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT
 from .github.urls import USERINFO, Origin, hidden_parts
 
 if TYPE_CHECKING:

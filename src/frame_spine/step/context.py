@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..declared import DEFAULTS
 from ..github.auth import TokenProblem, no_token, token_from_environment
 from ..github.client import CommentFetcher
 from ..github.payloads import FetchedComment
@@ -56,8 +57,8 @@ class StepContext:
             **self.inputs,
             "repository": self.repository(),
             "api-url": self.api_url(),
-            "timeout": self.inputs["timeout"] or "10",
-            "max-wait": self.inputs["max-wait"] or "60",
+            "timeout": self.inputs["timeout"] or DEFAULTS["timeout"],
+            "max-wait": self.inputs["max-wait"] or DEFAULTS["max-wait"],
         }
 
     def token(self, api_url: str) -> str | TokenProblem:
