@@ -52,16 +52,6 @@ def run_step(
 
     Only the workspace files (``slice-file``, ``report-file``) are written here; everything
     else is returned, within the limits of :func:`~frame_spine.step.report.within_limits`.
-
-    Args:
-        inputs: every input of action.yml by its kebab-case name (see :func:`read_inputs`).
-        environ: the runner's environment (``GITHUB_REPOSITORY``, ``GITHUB_API_URL``,
-            ``GITHUB_WORKSPACE``, the token variables).
-        emitted: the filter files pass; by default the one of ``environ``.
-        on_request: called once per request (debug logging).
-
-    Returns:
-        The :class:`~frame_spine.step.report.StepReport`. Never raises.
     """
     emitted = emitted if emitted is not None else EmittedText.for_environment(environ)
     redact_with(emitted)

@@ -194,17 +194,7 @@ def _is_value(actions: Mapping[str, argparse.Action], argv: Sequence[str], index
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code (the console script exits with it).
-
-    Args:
-        argv: the arguments after the program name; ``sys.argv[1:]`` when ``None``.
-
-    Returns:
-        0 for ``ok``/``stale-spine`` (and a printed digest, a valid plan, a clean audit),
-        1 for every other status, 2 for a usage error (printed by argparse on stderr).
-        SIGINT or SIGTERM ends the process at once, exit 130 or 143 (SPEC 6 "Interrupts",
-        :mod:`frame_spine.interrupts`).
-    """
+    """Run the command line; returns the exit code (the console script exits with it)."""
     redact_with(lambda text: console.redactor()(text))
     with interrupts.handled(), naming(CLI_NAMES):
         return _run(argv)

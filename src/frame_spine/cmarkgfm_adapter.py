@@ -78,19 +78,6 @@ def render_html(data: bytes, extensions: tuple[str, ...]) -> bytes:
 
     Raw HTML is never rendered (no ``UNSAFE`` option), so the output's ``<pre`` tags are cmark's
     own; invalid UTF-8 is replaced (``VALIDATE_UTF8``), so no byte string can fail.
-
-    Args:
-        data: the Markdown, as UTF-8 bytes (any bytes are accepted).
-        extensions: names of cmark-gfm's syntax extensions (``table``, ``tasklist``, ...), and
-            ``footnotes`` for the footnotes option, as the ``cmark-gfm`` program's ``-e``.
-
-    Returns:
-        The HTML as bytes; ``data-sourcepos`` columns count bytes from 1.
-
-    Raises:
-        CmarkgfmChanged: on the first call, when the installed cmarkgfm lacks what this uses
-            (and on every call after it: the failure is not cached away).
-        ValueError: an extension name cmark-gfm does not know.
     """
     library = _library()
     syntax, options = _extensions(extensions)

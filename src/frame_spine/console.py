@@ -62,10 +62,6 @@ _STDIN_NOTE = (
 def read_body(path: str, flag: str) -> str | Failure:
     """Read a comment body from ``path`` (``-`` for stdin) as UTF-8. When stdin is a
     terminal, a note on stderr first says what is read and how to end it.
-
-    Returns:
-        The text, or an ``error`` failure naming ``flag`` when the file is missing,
-        unreadable, a directory or not UTF-8. Never raises ``OSError``.
     """
     try:
         if path == "-":
@@ -146,16 +142,6 @@ def token(api_url: str, args: argparse.Namespace) -> str | TokenProblem:
     ``GITHUB_TOKEN`` (for a GitHub Enterprise Server ``GH_ENTERPRISE_TOKEN``, else
     ``GITHUB_ENTERPRISE_TOKEN``, first), else, only when no variable is set, what
     ``gh auth token --hostname HOST`` prints.
-
-    Args:
-        api_url: the validated API URL (which GitHub: the variables and ``gh``'s host).
-        args: the flags (``--verbose`` says where the token came from, on stderr).
-
-    Returns:
-        The token as given (the fetcher trims it, and refuses one an HTTP header cannot
-        carry), or the ``no token`` :class:`TokenProblem`: nothing is requested without a
-        token (a private repository would answer 404). ``gh`` missing, failing, slow or
-        printing nothing means no token, not an error of its own.
     """
     from . import programs
     from .github.auth import no_token, token_from_environment
@@ -212,12 +198,6 @@ def checkout_repository(api_url: str) -> str | Unanswered:
     """The repository of the ``origin`` remote of the git checkout around the current
     directory (SPEC 9: ``--repo`` left out), when that remote is on the GitHub of
     ``api_url`` (github.com for the public API, else the API URL's host).
-
-    Returns:
-        ``OWNER/NAME``, or :class:`~frame_spine.programs.Unanswered` saying why not (no git,
-        no checkout, no ``origin``, not a GitHub URL, another host). With an API URL that
-        cannot be used the remote's host is not compared: the command then reports the API
-        URL's own ``error``. Never raises.
     """
     from .github.hosts import PUBLIC_HOST, github_host, parse_remote, remote_hosts, shown_remote
     from .programs import Unanswered, origin_url

@@ -75,19 +75,7 @@ def _input_name(info: ValidationInfo) -> str:
 
 
 def parse_positive_id(value: Any, name: str) -> int | None:
-    """Parse an id input (issue number, comment id): a positive decimal integer or empty.
-
-    Args:
-        value: ``None``, an ``int`` or a string (surrounding whitespace ignored).
-        name: the input's name, used in the error message.
-
-    Returns:
-        The integer, or ``None`` for ``None``/empty.
-
-    Raises:
-        ValueError: naming the input, when the value is not a positive integer (at most 20
-            digits: ids are 64-bit on GitHub).
-    """
+    """Parse an id input (issue number, comment id): a positive decimal integer or empty."""
     name = knob(name)
     if value is None:
         return None
@@ -201,22 +189,6 @@ def _listed(items: tuple[str, ...]) -> str:
 def check_api_url(value: Any) -> str:
     """Check an API URL (SPEC 6 "The wire, exactly": ``api-url``, ``--api-url``, or the
     ``GITHUB_API_URL`` they fall back to) before any request.
-
-    Args:
-        value: the URL as given (surrounding whitespace ignored).
-
-    Returns:
-        The URL without surrounding whitespace and trailing slashes, its scheme in lower case.
-
-    Raises:
-        ValueError: naming ``api-url``: a user name or password, a query or a fragment
-            (the message says which, and never quotes the value:
-            :func:`~frame_spine.github.urls.hidden_parts`); a value that is not an
-            ``http(s)://host[:port][/path]`` URL, or one that parses but cannot be used (a
-            port outside 1..65535, a broken IPv6 literal; these messages quote the value,
-            which then holds none of those parts); plain ``http`` to a host that is not a
-            loopback host (:func:`~frame_spine.github.urls.is_loopback`): the token would
-            cross the network unencrypted.
     """
     text = str(value or "").strip()
     hidden = hidden_parts(text)
@@ -480,17 +452,7 @@ Model = TypeVar("Model", bound=BaseModel)
 
 
 def parse_inputs(model: type[Model], raw: Mapping[str, Any]) -> Model | Failure:
-    """Parse raw inputs into ``model`` (SPEC 5 input checks; every mode).
-
-    Args:
-        model: an :class:`Inputs` model of checked fields (this module's types).
-        raw: the raw values (strings, or ``None`` for an absent input) by input name or field
-            name; other keys are ignored.
-
-    Returns:
-        The model, or an ``error`` :class:`~frame_spine.core.status.Failure` naming the first
-        malformed input (in field order). Never raises.
-    """
+    """Parse raw inputs into ``model`` (SPEC 5 input checks; every mode)."""
     try:
         return model.model_validate(raw)
     except ValidationError as exc:

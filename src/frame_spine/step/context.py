@@ -91,12 +91,6 @@ class StepContext:
     def full_list(self, noun: str, places: Sequence[str], command: str) -> str:
         """Where every ``noun`` behind the annotations is, for the notice on annotations
         left out (SPEC 8).
-
-        Args:
-            noun: what is listed (``finding``, ``plan``).
-            places: the outputs or files that list every one (empty when the list was too
-                large for ``result``); the job summary, when written, lists as many as fit.
-            command: the command line that prints every one.
         """
         summary = "the job summary lists them as far as its size limit allows"
         if places:
