@@ -223,7 +223,7 @@ def checkout_repository(api_url: str) -> str | Unanswered:
 
 def _usable(api_url: str) -> bool:
     """Whether ``api_url`` passes :func:`~frame_spine.inputs.check_api_url`."""
-    from .inputs import check_api_url
+    from .values import check_api_url
 
     try:
         check_api_url(api_url)
