@@ -17,7 +17,7 @@ from typing import NoReturn
 
 from . import __version__, console, help_text, interrupts
 from .core.shown import naming, quoted, redact_with
-from .declared import CLI_NAMES
+from .declared import cli_names
 from .github.urls import without_credentials
 from .modes import commands
 
@@ -187,7 +187,7 @@ def _is_value(actions: Mapping[str, argparse.Action], argv: Sequence[str], index
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the console script exits with it)."""
     redact_with(lambda text: console.redactor()(text))
-    with interrupts.handled(), naming(CLI_NAMES):
+    with interrupts.handled(), naming(cli_names()):
         return _run(argv)
 
 

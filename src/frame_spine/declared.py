@@ -3,7 +3,7 @@ the command line's flag for it and the commands that take that flag.
 
 The action reads the inputs named here (``INPUT_*``); the command line hands a mode the same
 inputs from its flags (:func:`raw_inputs`), and names them in messages by flag
-(:data:`CLI_NAMES`); tests hold action.yml, docs/action.md and each command's parser to this
+(:func:`cli_names`); tests hold action.yml, docs/action.md and each command's parser to this
 table. Adding an input: its row here, its field in the mode's model (:mod:`frame_spine.inputs`
 types), the code that uses it; then action.yml and docs/action.md.
 """
@@ -63,8 +63,12 @@ INPUTS = (
 )
 #: Every input of action.yml, in its order.
 INPUT_NAMES = tuple(declared.name for declared in INPUTS)
-#: How the command line's messages name each input: its flag.
-CLI_NAMES = {declared.name: declared.flag for declared in INPUTS if declared.flag is not None}
+
+
+def cli_names() -> dict[str, str]:
+    """How the command line's messages name each input: its flag."""
+    return {declared.name: declared.flag for declared in INPUTS if declared.flag is not None}
+
 #: Each input's default, as action.yml says it.
 DEFAULTS = {declared.name: declared.default for declared in INPUTS}
 

@@ -155,11 +155,11 @@ _DURATION = re.compile(r"([0-9]{1,4})([dhm])", re.ASCII)
 _UNITS = {"d": 86400, "h": 3600, "m": 60}
 
 
-def _since(value: Any) -> str | None:
+def _since(value: Any, info: ValidationInfo) -> str | None:
     text = str(value or "").strip()
     if text and not is_timestamp(text) and not _DURATION.fullmatch(text):
         raise ValueError(
-            f"{knob('since')} {quoted(text)} is neither a timestamp (YYYY-MM-DDTHH:MM:SSZ) nor a "
+            f"{_input_name(info)} {quoted(text)} is neither a timestamp (YYYY-MM-DDTHH:MM:SSZ) nor a "
             "duration back from now (7d, 24h, 90m)"
         )
     return text or None
