@@ -69,6 +69,7 @@ def cli_names() -> dict[str, str]:
     """How the command line's messages name each input: its flag."""
     return {declared.name: declared.flag for declared in INPUTS if declared.flag is not None}
 
+
 #: Each input's default, as action.yml says it.
 DEFAULTS = {declared.name: declared.default for declared in INPUTS}
 

@@ -159,8 +159,8 @@ def _since(value: Any, info: ValidationInfo) -> str | None:
     text = str(value or "").strip()
     if text and not is_timestamp(text) and not _DURATION.fullmatch(text):
         raise ValueError(
-            f"{_input_name(info)} {quoted(text)} is neither a timestamp (YYYY-MM-DDTHH:MM:SSZ) nor a "
-            "duration back from now (7d, 24h, 90m)"
+            f"{_input_name(info)} {quoted(text)} is neither a timestamp (YYYY-MM-DDTHH:MM:SSZ) "
+            "nor a duration back from now (7d, 24h, 90m)"
         )
     return text or None
 
