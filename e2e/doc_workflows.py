@@ -60,7 +60,7 @@ CHECKOUT = "actions/checkout@v4"
 _MARKED = re.compile(
     r"^<!-- e2e: (?P<name>[a-z0-9-]+\.yml) -->\n```yaml\n(?P<body>.*?)^```[ \t]*$", re.M | re.S
 )
-_ANY_MARKER = re.compile(r"<!-- e2e:")
+_ANY_MARKER = re.compile(r"^<!-- e2e:.*-->[ \t]*$", re.M)
 _USES = re.compile(r"^\s*(?:- )?uses: *(?P<ref>\S+)", re.M)
 _JOB = re.compile(r"^  (?P<job>[A-Za-z0-9_-]+):[ \t]*$")
 _ITEM = re.compile(r"^(?P<indent>\s*)- ")
