@@ -4,7 +4,7 @@ PYTHON ?= python3
 VENV ?= .venv
 BIN := $(VENV)/bin
 
-.PHONY: demo fake-api test test-fast test-deps e2e lint typecheck pytest bench clean cmark-gfm dist screenshot-tools screenshots
+.PHONY: demo fake-api test test-fast test-deps e2e lint typecheck pytest bench clean cmark-gfm dist screenshot-tools screenshots mutation
 
 $(BIN)/python:
 	$(PYTHON) -m venv $(VENV)
@@ -35,8 +35,8 @@ fake-api: $(VENV)/.installed-demo $(VENV)/.installed-fake-api
 	@$(BIN)/python e2e/fake_api.py --port $(FAKE_API_PORT)
 
 lint: $(VENV)/.installed-test
-	$(BIN)/ruff check src tests benchmarks e2e
-	$(BIN)/ruff format --check src tests benchmarks e2e
+	$(BIN)/ruff check src tests benchmarks e2e tools
+	$(BIN)/ruff format --check src tests benchmarks e2e tools
 	$(BIN)/lint-imports --no-cache
 	$(BIN)/hadolint Dockerfile
 	$(BIN)/check-jsonschema --builtin-schema vendor.github-actions action.yml
@@ -123,3 +123,8 @@ screenshots: $(VENV)/.installed-test screenshot-tools
 
 clean:
 	rm -rf $(VENV) .test-deps .mypy_cache .pytest_cache .ruff_cache .hypothesis dist build src/*.egg-info
+
+# Each default, retry, wait and limit constant mutated once: a test must fail for each
+# (tools/mutation_check.py; about 1.5 minutes; .ci/run runs it).
+mutation: $(VENV)/.installed-test
+	$(BIN)/python tools/mutation_check.py

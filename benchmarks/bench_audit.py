@@ -27,6 +27,7 @@ from __future__ import annotations
 import json
 import logging
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -82,13 +83,13 @@ class ListingFake(FakeGitHub):
 
     _sorted: tuple[int, list[dict[str, Any]]] = (-1, [])
 
-    def _listing(self, request: Request, repo: str, issue: str | None) -> Response:
-        if issue is not None or request.args.get("since") is not None or repo != REPO:
-            return super()._listing(request, repo, issue)
+    def _listing(self, request: Request, repo: str, match: re.Match[str]) -> Response:
+        if match.group("issue") or request.args.get("since") is not None or repo != REPO:
+            return super()._listing(request, repo, match)
         if self._sorted[0] != len(self.comments):
             items = sorted(self.comments.values(), key=lambda payload: payload["id"])
             self._sorted = (len(self.comments), items)
-        return self._paged(request, self._sorted[1], "")
+        return self._paged(request, self._sorted[1], repo, "issues/comments")
 
 
 def plan_body(issue: int, sibling_id: int, shape: Shape, dash: bool) -> str:

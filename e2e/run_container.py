@@ -1,6 +1,6 @@
 """Run the built image the way GitHub's runner runs a Docker action, and check what it wrote.
 
-usage: run_container.py IMAGE API_URL WORK_DIR
+usage: run_container.py IMAGE API_URL WORK_DIR [REQUESTS_LOG]
 
 For each scenario: every input of action.yml as ``-e INPUT_<NAME>=...`` (hyphens kept), the
 file-command files under a mounted ``/github/file_commands``, the workspace mounted at
@@ -8,8 +8,11 @@ file-command files under a mounted ``/github/file_commands``, the workspace moun
 at the loopback fake (host networking). Checks the exit code, the outputs file (read with an
 independent parser) and the job summary; the workspace belongs to the runner user
 (uid/gid 1001, as on GitHub's runners) and what the container writes there must belong to
-it too (SPEC 8). Then times five more runs of the ok scenario and prints the image and
-dependency sizes. Exit 0 only when every check passes.
+it too (SPEC 8). A refused comment's text (a drive-by's plan, a plan an untrusted bot
+edited, a hidden plan) reaches no output, summary, log or file, and the result names why
+(the author, the editor). With REQUESTS_LOG (the fake's log, e2e/fake_api.py STATE_DIR) each
+scenario's requests are checked too. Then times five more runs of the ok scenario. Exit 0
+only when every check passes.
 """
 
 from __future__ import annotations
@@ -22,7 +25,7 @@ import statistics
 import subprocess
 import sys
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -44,6 +47,16 @@ class Scenario:
     inputs: dict[str, str]
     exit_code: int
     status: str
+    #: Keys the result must hold, with these values.
+    result: dict[str, str] = field(default_factory=dict)
+    #: Text of the refused comment that must reach no output, summary, log or file.
+    withheld: str | None = None
+    #: The requests the fake must see, in any order ("GET /path", "POST /graphql").
+    requests: list[str] = field(default_factory=list)
+
+
+def comment(comment_id: str) -> str:
+    return f"GET /repos/{REPO}/issues/comments/{comment_id}"
 
 
 SCENARIOS = [
@@ -59,12 +72,14 @@ SCENARIOS = [
         },
         0,
         "ok",
+        requests=[comment(PLAN_ID), comment(SIBLING_ID)],
     ),
     Scenario(
         "comment-not-found: unknown plan id",
         {"plan-comment-id": "999", "issue-number": "878", "step-id": "s1", "generated-at": STAMP},
         1,
         "comment-not-found",
+        requests=[comment("999")],
     ),
     Scenario(
         "plan-identity-mismatch: a drive-by commenter's plan-like comment (SPEC 6.1)",
@@ -77,6 +92,53 @@ SCENARIOS = [
         },
         1,
         "plan-identity-mismatch",
+        {"author": "drive-by", "author_association": "NONE"},
+        "DRIVE-BY-SLICE",
+        [comment("7000000999"), f"GET /repos/{REPO}/collaborators/drive-by/permission"],
+    ),
+    Scenario(
+        "plan-identity-mismatch: the owner's plan, edited by an untrusted bot (SPEC 6.1, rev. 4)",
+        {
+            "plan-comment-id": "7000000903",
+            "issue-number": "903",
+            "step-id": "s1",
+            "generated-at": "2026-08-03T09:00:00Z",
+            "slice-file": "out/s1.md",
+        },
+        1,
+        "plan-identity-mismatch",
+        {"editor": "ci-bot[bot]"},
+        "CI-BOT-EDIT",
+        [comment("7000000903"), "POST /graphql"],
+    ),
+    Scenario(
+        "ok: a plan its planner bot wrote and edited, trusted-authors naming the bot",
+        {
+            "plan-comment-id": "7000000904",
+            "issue-number": "904",
+            "step-id": "s1",
+            "generated-at": "2026-08-04T09:00:00Z",
+            "trusted-authors": "OWNER,MEMBER,COLLABORATOR,write,@planner-app[bot]",
+        },
+        0,
+        "ok",
+        {"step_id": "s1"},
+        requests=[comment("7000000904"), "POST /graphql"],
+    ),
+    Scenario(
+        "plan-identity-mismatch: a plan hidden as outdated (SPEC 6.1, rev. 4)",
+        {
+            "plan-comment-id": "7000000905",
+            "issue-number": "905",
+            "step-id": "s1",
+            "generated-at": "2026-08-05T09:00:00Z",
+            "slice-file": "out/s1.md",
+        },
+        1,
+        "plan-identity-mismatch",
+        {"message": "comment 7000000905 is hidden as outdated: dispatch from the current plan"},
+        "HIDDEN-PLAN-SLICE",
+        [comment("7000000905")],
     ),
     Scenario(
         "stale-spine with fail-on not-ok",
@@ -90,6 +152,7 @@ SCENARIOS = [
         },
         1,
         "stale-spine",
+        requests=[comment(PLAN_ID), comment(SIBLING_ID)],
     ),
 ]
 
@@ -147,9 +210,15 @@ def podman_run(
     return completed.returncode, completed.stdout.decode("utf-8", "replace"), elapsed
 
 
-def check(scenario: Scenario, image: str, api_url: str, work: Path) -> list[str]:
+def check(scenario: Scenario, image: str, api_url: str, work: Path, log: Path | None) -> list[str]:
+    if log is not None:
+        log.write_text("")  # the fake appends one line per request
     code, stdout, _elapsed = podman_run(image, api_url, work, scenario.inputs)
     problems = []
+    if log is not None:
+        seen = sorted(log.read_text("utf-8").splitlines())
+        if seen != sorted(scenario.requests):
+            problems.append(f"requests {seen}, expected {sorted(scenario.requests)}")
     outputs = parse_output_file((work / "file_commands" / "set_output_1").read_text("utf-8"))
     summary = (work / "file_commands" / "step_summary_1").read_text("utf-8")
     expected_names = list(action_metadata()["outputs"])
@@ -172,14 +241,15 @@ def check(scenario: Scenario, image: str, api_url: str, work: Path) -> list[str]
         problems.append("the token leaked")
     if (work / "workspace" / "PWNED").exists():
         problems.append("a module planted in the workspace was imported")
-    if scenario.status == "plan-identity-mismatch":
-        if (result.get("author"), result.get("author_association")) != ("drive-by", "NONE"):
-            problems.append(f"result {result!r} does not name the author")
-        if "DRIVE-BY-SLICE" in stdout + summary + json.dumps(outputs):
-            problems.append("the drive-by's slice reached an output, the summary or the log")
+    for key, value in scenario.result.items():
+        if result.get(key) != value:
+            problems.append(f"result {key} is {result.get(key)!r}, expected {value!r}")
+    if scenario.withheld is not None:
+        if scenario.withheld in stdout + summary + json.dumps(outputs):
+            problems.append("the refused comment's slice reached an output, the summary or the log")
         if (work / "workspace" / "out").exists():
-            problems.append("slice-file was written for an untrusted plan")
-    if scenario.status == "ok":
+            problems.append("slice-file was written for a refused plan")
+    if scenario.status == "ok" and "slice-file" in scenario.inputs:
         slice_file = work / "workspace" / "out" / "s1.md"
         if not outputs["slice"].startswith(SLICE_START):
             problems.append(f"slice {outputs['slice'][:80]!r}")
@@ -200,11 +270,12 @@ def check(scenario: Scenario, image: str, api_url: str, work: Path) -> list[str]
     return problems
 
 
-def main(image: str, api_url: str, work_dir: str) -> int:
+def main(image: str, api_url: str, work_dir: str, requests_log: str | None = None) -> int:
     work = Path(work_dir)
+    log = Path(requests_log) if requests_log else None
     failures = 0
     for scenario in SCENARIOS:
-        problems = check(scenario, image, api_url, work)
+        problems = check(scenario, image, api_url, work, log)
         print(f"{'PASS' if not problems else 'FAIL'} container run: {scenario.name}")
         for problem in problems:
             print(f"     {problem}")
@@ -226,4 +297,4 @@ def main(image: str, api_url: str, work_dir: str) -> int:
 
 
 if __name__ == "__main__":
-    sys.exit(main(*sys.argv[1:4]))
+    sys.exit(main(*sys.argv[1:5]))

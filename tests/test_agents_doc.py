@@ -371,7 +371,7 @@ def test_make_fake_api_runs_the_fake_that_prints_what_the_doc_shows() -> None:
         url = f"http://127.0.0.1:{port.group(1)}"
         shown = first_section()[4].body.replace(FAKE_API_URL, url)
         assert "".join(printed) + url_line + token_line == shown
-        assert len(printed) == 10  # the heading, 8 comments, a blank line
+        assert len(printed) == 14  # the heading, 12 comments, a blank line
         online = first_section()[5].body.replace(FAKE_API_URL, url)
         ran = subprocess.run(
             ["sh", "-c", online],

@@ -544,9 +544,9 @@ def test_a_local_lookup_builds_only_the_models_it_reads() -> None:
 
 
 def test_a_named_command_gets_only_its_own_flags_and_every_command_is_listed() -> None:
-    from frame_spine.cli import build_parser
+    from frame_spine.cli import build
 
-    parser = build_parser(["render", "--plan-body", "-"])
+    parser, _ = build(["render", "--plan-body", "-"])
     assert parser.parse_args(["render", "--plan-body", "-"]).plan_body == "-"
     help_text = parser.format_help()
     for name in ("lookup", "validate", "render", "audit"):

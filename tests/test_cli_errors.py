@@ -16,8 +16,8 @@ import pytest
 
 from frame_spine.core.blocks import scan_comment
 from frame_spine.core.identity import carries_no, marker_problem
-from frame_spine.inputs import parse_positive_id
 from frame_spine.modes.lookup.models import parse_online_inputs
+from frame_spine.values import parse_positive_id
 from tests.conftest import CLI, REPO, clean_env, run_cli
 
 PLAN = "examples/plan-878.md"

@@ -48,7 +48,7 @@ def test_no_help_names_a_section_of_the_specification(cli: Any, command: str | N
 def test_no_text_the_command_line_prints_names_the_specification() -> None:
     texts = [help_text.TOP_EPILOG, help_text.FORMAT_TEXT_JSON, help_text.FORMAT_MARKDOWN_JSON]
     texts += help_text.EXAMPLES.values()
-    parser, parsers = cli_module._build()
+    parser, parsers = cli_module.build()
     for own in [parser, *parsers.values()]:
         texts += [own.description or "", own.format_help()]
     assert [text for text in texts if "SPEC" in text] == []
@@ -67,7 +67,7 @@ def test_help_alone_is_the_top_level_help(cli: Any) -> None:
 
 
 def test_every_default_is_shown() -> None:
-    _parser, parsers = cli_module._build()
+    _parser, parsers = cli_module.build()
     formatter = cli_module._HelpFormatter("frame-spine")
     missing = []
     for name, own in parsers.items():
@@ -136,7 +136,7 @@ def test_there_are_examples_of_every_command() -> None:
 
 @pytest.mark.parametrize("words", ALL_EXAMPLES, ids=[" ".join(w)[:60] for w in ALL_EXAMPLES])
 def test_every_example_parses(words: list[str]) -> None:
-    parser, parsers = cli_module._build()
+    parser, parsers = cli_module.build()
     cli_module._check_flags(parser, parsers, words)
     args = parser.parse_args(words)
     assert args.subparser is parsers[words[0]]

@@ -19,10 +19,9 @@ from collections.abc import Mapping
 
 from actions_toolkit import core
 
-from . import interrupts
+from . import declared, interrupts
 from .core.shown import redact_with
 from .core.status import Failure, error
-from .declared import INPUT_NAMES
 from .github.request_log import RequestListener
 from .inputs import StepSettings, parse_inputs
 from .modes import report_module
@@ -34,7 +33,7 @@ from .step.writer import FilteredText, StepWriter, debug_enabled
 
 def read_inputs() -> dict[str, str]:
     """Read every input of action.yml with actions-toolkit (``INPUT_<NAME>``, trimmed)."""
-    return {name: core.get_input(name) for name in INPUT_NAMES}
+    return {input.name: core.get_input(input.name) for input in declared.INPUTS}
 
 
 def _failure_report(failure: Failure) -> StepReport:
@@ -52,16 +51,6 @@ def run_step(
 
     Only the workspace files (``slice-file``, ``report-file``) are written here; everything
     else is returned, within the limits of :func:`~frame_spine.step.report.within_limits`.
-
-    Args:
-        inputs: every input of action.yml by its kebab-case name (see :func:`read_inputs`).
-        environ: the runner's environment (``GITHUB_REPOSITORY``, ``GITHUB_API_URL``,
-            ``GITHUB_WORKSPACE``, the token variables).
-        emitted: the filter files pass; by default the one of ``environ``.
-        on_request: called once per request (debug logging).
-
-    Returns:
-        The :class:`~frame_spine.step.report.StepReport`. Never raises.
     """
     emitted = emitted if emitted is not None else EmittedText.for_environment(environ)
     redact_with(emitted)

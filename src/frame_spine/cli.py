@@ -17,7 +17,7 @@ from typing import NoReturn
 
 from . import __version__, console, help_text, interrupts
 from .core.shown import naming, quoted, redact_with
-from .declared import CLI_NAMES
+from .declared import cli_names
 from .github.urls import without_credentials
 from .modes import commands
 
@@ -58,15 +58,6 @@ class _Parser(argparse.ArgumentParser):
         self.exit(EXIT_USAGE, f"{self.prog}: error: {message}\n")
 
 
-def build_parser(argv: Sequence[str] | None = None) -> argparse.ArgumentParser:
-    """Build the argument parser of SPEC 9: one sub-command per :class:`~.console.Command`
-    of every mode, each remembering its runner and its own parser, and ``help [COMMAND]``.
-    Given the arguments ``argv`` that name a command (its first word not a flag), only that
-    command's flags are added (the others are listed, by name and help, as always); for
-    ``help COMMAND``, that command's."""
-    return _build(argv)[0]
-
-
 def _named_command(argv: Sequence[str] | None) -> str | None:
     """The command whose flags ``argv`` needs: its first word that is not a flag, or the
     topic of ``help TOPIC``; ``None`` (every command's flags) for ``help`` alone or none."""
@@ -76,11 +67,11 @@ def _named_command(argv: Sequence[str] | None) -> str | None:
     return words[0] if words else None
 
 
-def _build(
+def build(
     argv: Sequence[str] | None = None,
 ) -> tuple[argparse.ArgumentParser, dict[str, argparse.ArgumentParser]]:
-    """The parser and each command's own parser, by command name (flags as
-    :func:`build_parser` says)."""
+    """The parser of SPEC 9 and each command's own parser, by command name: given ``argv``
+    naming a command, only that command's flags are added (every command is listed)."""
     named = _named_command(argv)
     parser = _Parser(
         prog="frame-spine",
@@ -194,25 +185,15 @@ def _is_value(actions: Mapping[str, argparse.Action], argv: Sequence[str], index
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    """Run the command line; returns the exit code (the console script exits with it).
-
-    Args:
-        argv: the arguments after the program name; ``sys.argv[1:]`` when ``None``.
-
-    Returns:
-        0 for ``ok``/``stale-spine`` (and a printed digest, a valid plan, a clean audit),
-        1 for every other status, 2 for a usage error (printed by argparse on stderr).
-        SIGINT or SIGTERM ends the process at once, exit 130 or 143 (SPEC 6 "Interrupts",
-        :mod:`frame_spine.interrupts`).
-    """
+    """Run the command line; returns the exit code (the console script exits with it)."""
     redact_with(lambda text: console.redactor()(text))
-    with interrupts.handled(), naming(CLI_NAMES):
+    with interrupts.handled(), naming(cli_names()):
         return _run(argv)
 
 
 def _run(argv: Sequence[str] | None) -> int:
     given = list(sys.argv[1:] if argv is None else argv)
-    parser, parsers = _build(given)
+    parser, parsers = build(given)
     _check_flags(parser, parsers, given)
     args, extras = parser.parse_known_args(given)
     if extras:  # the command's usage, not the top level's

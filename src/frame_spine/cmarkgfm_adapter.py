@@ -78,19 +78,6 @@ def render_html(data: bytes, extensions: tuple[str, ...]) -> bytes:
 
     Raw HTML is never rendered (no ``UNSAFE`` option), so the output's ``<pre`` tags are cmark's
     own; invalid UTF-8 is replaced (``VALIDATE_UTF8``), so no byte string can fail.
-
-    Args:
-        data: the Markdown, as UTF-8 bytes (any bytes are accepted).
-        extensions: names of cmark-gfm's syntax extensions (``table``, ``tasklist``, ...), and
-            ``footnotes`` for the footnotes option, as the ``cmark-gfm`` program's ``-e``.
-
-    Returns:
-        The HTML as bytes; ``data-sourcepos`` columns count bytes from 1.
-
-    Raises:
-        CmarkgfmChanged: on the first call, when the installed cmarkgfm lacks what this uses
-            (and on every call after it: the failure is not cached away).
-        ValueError: an extension name cmark-gfm does not know.
     """
     library = _library()
     syntax, options = _extensions(extensions)
@@ -146,6 +133,36 @@ def _extensions(names: tuple[str, ...]) -> tuple[tuple[int, ...], int]:
     return tuple(syntax), options
 
 
+def _c_api(path: str) -> dict[str, Callable[..., Any]]:
+    """The functions of cmark-gfm's C API that the adapter calls, from the shared library at
+    ``path``, typed as cmark-gfm.h and cmark-gfm-core-extensions.h declare them."""
+    import ctypes
+
+    pointer, text, size, number = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int
+    signatures: dict[str, tuple[Any, tuple[Any, ...]]] = {  # name -> (restype, argtypes)
+        "cmark_version_string": (text, ()),
+        "cmark_gfm_core_extensions_ensure_registered": (None, ()),
+        "cmark_find_syntax_extension": (pointer, (text,)),
+        "cmark_parser_new": (pointer, (number,)),
+        "cmark_parser_attach_syntax_extension": (number, (pointer, pointer)),
+        "cmark_parser_feed": (None, (pointer, text, size)),
+        "cmark_parser_finish": (pointer, (pointer,)),
+        "cmark_parser_get_syntax_extensions": (pointer, (pointer,)),
+        "cmark_render_html": (pointer, (pointer, number, pointer)),
+        "cmark_node_free": (None, (pointer,)),
+        "cmark_parser_free": (None, (pointer,)),
+        "cmark_get_default_mem_allocator": (pointer, ()),
+    }
+    shared = ctypes.CDLL(path)
+    call: dict[str, Callable[..., Any]] = {}
+    for name, (restype, argtypes) in signatures.items():
+        function = getattr(shared, name)
+        function.restype = restype
+        function.argtypes = argtypes
+        call[name] = function
+    return call
+
+
 @cache
 def _load() -> _Library:
     """Find cmarkgfm's shared library, resolve the C API, probe one parse (first use only)."""
@@ -175,30 +192,8 @@ def _load() -> _Library:
         ]
     except (ImportError, AttributeError, TypeError, ValueError) as error:
         raise changed(f"does not provide its compiled module and options ({error})") from error
-    pointer, text, size, number = ctypes.c_void_p, ctypes.c_char_p, ctypes.c_size_t, ctypes.c_int
-    # name -> (restype, argtypes), from cmark-gfm.h and cmark-gfm-core-extensions.h.
-    signatures: dict[str, tuple[Any, tuple[Any, ...]]] = {
-        "cmark_version_string": (text, ()),
-        "cmark_gfm_core_extensions_ensure_registered": (None, ()),
-        "cmark_find_syntax_extension": (pointer, (text,)),
-        "cmark_parser_new": (pointer, (number,)),
-        "cmark_parser_attach_syntax_extension": (number, (pointer, pointer)),
-        "cmark_parser_feed": (None, (pointer, text, size)),
-        "cmark_parser_finish": (pointer, (pointer,)),
-        "cmark_parser_get_syntax_extensions": (pointer, (pointer,)),
-        "cmark_render_html": (pointer, (pointer, number, pointer)),
-        "cmark_node_free": (None, (pointer,)),
-        "cmark_parser_free": (None, (pointer,)),
-        "cmark_get_default_mem_allocator": (pointer, ()),
-    }
     try:
-        shared = ctypes.CDLL(path)
-        call: dict[str, Callable[..., Any]] = {}
-        for name, (restype, argtypes) in signatures.items():
-            function = getattr(shared, name)
-            function.restype = restype
-            function.argtypes = argtypes
-            call[name] = function
+        call = _c_api(path)
     except (OSError, AttributeError) as error:
         raise changed(f"does not export cmark-gfm's C API ({error})") from error
     version = (call["cmark_version_string"]() or b"").decode("ascii", "replace")

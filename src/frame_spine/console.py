@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 from . import interrupts
 from .core.shown import name_as, quoted
 from .core.status import Failure, error
+from .declared import DEFAULTS
 from .workflow_commands import could_be_command, wrap_untrusted
 
 # The GitHub helpers and the inputs' models are loaded by the functions that need them: an
@@ -61,10 +62,6 @@ _STDIN_NOTE = (
 def read_body(path: str, flag: str) -> str | Failure:
     """Read a comment body from ``path`` (``-`` for stdin) as UTF-8. When stdin is a
     terminal, a note on stderr first says what is read and how to end it.
-
-    Returns:
-        The text, or an ``error`` failure naming ``flag`` when the file is missing,
-        unreadable, a directory or not UTF-8. Never raises ``OSError``.
     """
     try:
         if path == "-":
@@ -145,16 +142,6 @@ def token(api_url: str, args: argparse.Namespace) -> str | TokenProblem:
     ``GITHUB_TOKEN`` (for a GitHub Enterprise Server ``GH_ENTERPRISE_TOKEN``, else
     ``GITHUB_ENTERPRISE_TOKEN``, first), else, only when no variable is set, what
     ``gh auth token --hostname HOST`` prints.
-
-    Args:
-        api_url: the validated API URL (which GitHub: the variables and ``gh``'s host).
-        args: the flags (``--verbose`` says where the token came from, on stderr).
-
-    Returns:
-        The token as given (the fetcher trims it, and refuses one an HTTP header cannot
-        carry), or the ``no token`` :class:`TokenProblem`: nothing is requested without a
-        token (a private repository would answer 404). ``gh`` missing, failing, slow or
-        printing nothing means no token, not an error of its own.
     """
     from . import programs
     from .github.auth import no_token, token_from_environment
@@ -211,12 +198,6 @@ def checkout_repository(api_url: str) -> str | Unanswered:
     """The repository of the ``origin`` remote of the git checkout around the current
     directory (SPEC 9: ``--repo`` left out), when that remote is on the GitHub of
     ``api_url`` (github.com for the public API, else the API URL's host).
-
-    Returns:
-        ``OWNER/NAME``, or :class:`~frame_spine.programs.Unanswered` saying why not (no git,
-        no checkout, no ``origin``, not a GitHub URL, another host). With an API URL that
-        cannot be used the remote's host is not compared: the command then reports the API
-        URL's own ``error``. Never raises.
     """
     from .github.hosts import PUBLIC_HOST, github_host, parse_remote, remote_hosts, shown_remote
     from .programs import Unanswered, origin_url
@@ -242,7 +223,7 @@ def checkout_repository(api_url: str) -> str | Unanswered:
 
 def _usable(api_url: str) -> bool:
     """Whether ``api_url`` passes :func:`~frame_spine.inputs.check_api_url`."""
-    from .inputs import check_api_url
+    from .values import check_api_url
 
     try:
         check_api_url(api_url)
@@ -399,13 +380,13 @@ def add_api_flags(group: argparse._ActionsContainer, *, with_repo: bool) -> None
     group.add_argument(
         "--timeout",
         metavar="SECONDS",
-        default="10",
+        default=DEFAULTS["timeout"],
         help="seconds per request, 1 to 600" + (f" ({repo})" if repo else ""),
     )
     group.add_argument(
         "--max-wait",
         metavar="SECONDS",
-        default="60",
+        default=DEFAULTS["max-wait"],
         help="seconds of rate-limit waiting in all, 0 to 3600" + (f" ({repo})" if repo else ""),
     )
     group.add_argument(

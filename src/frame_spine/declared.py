@@ -3,7 +3,7 @@ the command line's flag for it and the commands that take that flag.
 
 The action reads the inputs named here (``INPUT_*``); the command line hands a mode the same
 inputs from its flags (:func:`raw_inputs`), and names them in messages by flag
-(:data:`CLI_NAMES`); tests hold action.yml, docs/action.md and each command's parser to this
+(:func:`cli_names`); tests hold action.yml, docs/action.md and each command's parser to this
 table. Adding an input: its row here, its field in the mode's model (:mod:`frame_spine.inputs`
 types), the code that uses it; then action.yml and docs/action.md.
 """
@@ -13,6 +13,8 @@ from __future__ import annotations
 import argparse
 from dataclasses import dataclass
 from typing import Any
+
+from .github.defaults import DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT
 
 #: The command line's commands that read GitHub.
 ONLINE = ("lookup", "validate", "render", "audit")
@@ -50,8 +52,8 @@ INPUTS = (
     Declared("slice-file"),
     Declared("fail-on", "error"),
     Declared("job-summary", "true"),
-    Declared("timeout", "10", "--timeout", ONLINE),
-    Declared("max-wait", "60", "--max-wait", ONLINE),
+    Declared("timeout", str(DEFAULT_TIMEOUT), "--timeout", ONLINE),
+    Declared("max-wait", str(DEFAULT_MAX_WAIT), "--max-wait", ONLINE),
     Declared("trusted-authors", "OWNER,MEMBER,COLLABORATOR,write", "--trusted-authors", ONLINE),
     Declared("issue-state", "open", "--state", ("audit",)),
     Declared("since", "", "--since", ("audit",)),
@@ -61,8 +63,15 @@ INPUTS = (
 )
 #: Every input of action.yml, in its order.
 INPUT_NAMES = tuple(declared.name for declared in INPUTS)
-#: How the command line's messages name each input: its flag.
-CLI_NAMES = {declared.name: declared.flag for declared in INPUTS if declared.flag is not None}
+
+
+def cli_names() -> dict[str, str]:
+    """How the command line's messages name each input: its flag."""
+    return {declared.name: declared.flag for declared in INPUTS if declared.flag is not None}
+
+
+#: Each input's default, as action.yml says it.
+DEFAULTS = {declared.name: declared.default for declared in INPUTS}
 
 
 def raw_inputs(args: argparse.Namespace, command: str) -> dict[str, Any]:

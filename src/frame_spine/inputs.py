@@ -34,9 +34,8 @@ from .core.shown import knob, quoted
 from .core.status import Failure, error
 from .core.timestamps import is_timestamp
 from .core.trust import DEFAULT_POLICY, TrustPolicy, parse_policy
-from .github.defaults import DEFAULT_MAX_WAIT as DEFAULT_MAX_WAIT
-from .github.defaults import DEFAULT_TIMEOUT as DEFAULT_TIMEOUT
-from .github.urls import USERINFO, Origin, hidden_parts
+from .github.defaults import DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT
+from .values import check_api_url, parse_positive_id
 
 if TYPE_CHECKING:
     from .github.auth import TokenProblem
@@ -51,16 +50,9 @@ CURRENT = "current"
 AUTO = "auto"
 
 _STEP_ID = re.compile(r"[sS][0-9]+", re.ASCII)
-_DIGITS = re.compile(r"[0-9]{1,20}", re.ASCII)  # ids are 64-bit on GitHub
-#: A comment's link (``...#issuecomment-N``, or the fragment alone) or API URL
-#: (``.../issues/comments/N``): the id is its ``N``.
-_COMMENT_LINK = re.compile(r"(?:issuecomment-|/issues/comments/)([0-9]{1,20})/?", re.ASCII)
-#: An issue's or pull request's link (``.../issues/N``, ``.../pull/N``, maybe with a fragment).
-_ISSUE_LINK = re.compile(r"/(?:issues|pull)/([0-9]{1,20})(?:[/?#].*)?", re.ASCII)
 _REPOSITORY = re.compile(
     r"[A-Za-z0-9](?:[A-Za-z0-9-]{0,38})/(?!\.\.?$)[A-Za-z0-9._-]{1,100}", re.ASCII
 )
-_API_URL = re.compile(r"https?://[^\s/?#]+(?:/[^\s?#]*)?", re.ASCII | re.IGNORECASE)
 _SECONDS = re.compile(r"[0-9]{1,6}", re.ASCII)
 _TRUE = ("true", "True", "TRUE")
 _FALSE = ("false", "False", "FALSE")
@@ -73,63 +65,6 @@ def _text(value: Any) -> str:
 def _input_name(info: ValidationInfo) -> str:
     """A field's input name: ``plan_comment_id`` -> ``plan-comment-id``."""
     return knob((info.field_name or "").replace("_", "-"))
-
-
-def parse_positive_id(value: Any, name: str) -> int | None:
-    """Parse an id input (issue number, comment id): a positive decimal integer or empty.
-
-    Args:
-        value: ``None``, an ``int`` or a string (surrounding whitespace ignored).
-        name: the input's name, used in the error message.
-
-    Returns:
-        The integer, or ``None`` for ``None``/empty.
-
-    Raises:
-        ValueError: naming the input, when the value is not a positive integer (at most 20
-            digits: ids are 64-bit on GitHub).
-    """
-    name = knob(name)
-    if value is None:
-        return None
-    if isinstance(value, bool):
-        raise ValueError(f"{name} {value!r} is not a positive integer")
-    if isinstance(value, int):
-        number = value
-    else:
-        text = str(value).strip()
-        if not text:
-            return None
-        if not _DIGITS.fullmatch(text):
-            raise ValueError(
-                f"{name} {quoted(text)} is not a positive integer{_id_hint(text, name)}"
-            )
-        number = int(text)
-    if number <= 0:
-        raise ValueError(f"{name} {value!r} is not a positive integer")
-    return number
-
-
-def _id_hint(text: str, name: str) -> str:
-    """What to pass instead of a link given as an id (SPEC 5: ids stay positive integers):
-    the ``N`` of ``#issuecomment-N`` (or of an API URL) for a comment id, the ``N`` of
-    ``/issues/N`` or ``#N`` for an issue number; ``""`` when ``text`` is no such link."""
-    comment = _COMMENT_LINK.search(text)
-    issue = _ISSUE_LINK.search(text)
-    if name.endswith("comment-id"):
-        if comment is not None and comment.end() == len(text):
-            return f": that is a comment's link, pass its id {comment.group(1)}"
-        if issue is not None:
-            return (
-                f": that is the link of issue {issue.group(1)}; a comment's id is the N of "
-                "#issuecomment-N in the comment's own link (its menu: Copy link)"
-            )
-        return ""
-    if issue is not None:
-        return f": that is the link of issue {issue.group(1)}, pass {issue.group(1)}"
-    if re.fullmatch(r"#([0-9]{1,20})", text, re.ASCII):
-        return f": pass {text[1:]}, without the #"
-    return ""
 
 
 def _step_id(value: Any) -> str:
@@ -194,54 +129,6 @@ def _repository(value: Any) -> str:
     return text
 
 
-def _listed(items: tuple[str, ...]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
-
-
-def check_api_url(value: Any) -> str:
-    """Check an API URL (SPEC 6 "The wire, exactly": ``api-url``, ``--api-url``, or the
-    ``GITHUB_API_URL`` they fall back to) before any request.
-
-    Args:
-        value: the URL as given (surrounding whitespace ignored).
-
-    Returns:
-        The URL without surrounding whitespace and trailing slashes, its scheme in lower case.
-
-    Raises:
-        ValueError: naming ``api-url``: a user name or password, a query or a fragment
-            (the message says which, and never quotes the value:
-            :func:`~frame_spine.github.urls.hidden_parts`); a value that is not an
-            ``http(s)://host[:port][/path]`` URL, or one that parses but cannot be used (a
-            port outside 1..65535, a broken IPv6 literal; these messages quote the value,
-            which then holds none of those parts); plain ``http`` to a host that is not a
-            loopback host (:func:`~frame_spine.github.urls.is_loopback`): the token would
-            cross the network unencrypted.
-    """
-    text = str(value or "").strip()
-    hidden = hidden_parts(text)
-    if hidden:
-        advice = ", and the token as the token" if USERINFO in hidden else ""
-        it = "it" if len(hidden) == 1 else "them"
-        raise ValueError(
-            f"{knob('api-url')} carries {_listed(hidden)} (the value is not shown): give the "
-            f"API URL without {it}{advice}"
-        )
-    if not _API_URL.fullmatch(text):
-        raise ValueError(f"{knob('api-url')} {quoted(text)} is not an http(s) URL")
-    try:
-        origin, _ = Origin.of(text)
-    except ValueError as exc:
-        raise ValueError(f"{knob('api-url')} {quoted(text)} cannot be used: {exc}") from None
-    if origin.scheme == "http" and not origin.loopback:
-        raise ValueError(
-            f"{knob('api-url')} uses plain http: the token would cross the network "
-            "unencrypted; use https"
-        )
-    return origin.scheme + text[len(origin.scheme) :].rstrip("/")
-
-
 def _seconds(name: str, low: int, high: int) -> BeforeValidator:
     def check(value: Any) -> int:
         text = str(value).strip()
@@ -268,12 +155,12 @@ _DURATION = re.compile(r"([0-9]{1,4})([dhm])", re.ASCII)
 _UNITS = {"d": 86400, "h": 3600, "m": 60}
 
 
-def _since(value: Any) -> str | None:
+def _since(value: Any, info: ValidationInfo) -> str | None:
     text = str(value or "").strip()
     if text and not is_timestamp(text) and not _DURATION.fullmatch(text):
         raise ValueError(
-            f"{knob('since')} {quoted(text)} is neither a timestamp (YYYY-MM-DDTHH:MM:SSZ) nor a "
-            "duration back from now (7d, 24h, 90m)"
+            f"{_input_name(info)} {quoted(text)} is neither a timestamp (YYYY-MM-DDTHH:MM:SSZ) "
+            "nor a duration back from now (7d, 24h, 90m)"
         )
     return text or None
 
@@ -481,17 +368,7 @@ Model = TypeVar("Model", bound=BaseModel)
 
 
 def parse_inputs(model: type[Model], raw: Mapping[str, Any]) -> Model | Failure:
-    """Parse raw inputs into ``model`` (SPEC 5 input checks; every mode).
-
-    Args:
-        model: an :class:`Inputs` model of checked fields (this module's types).
-        raw: the raw values (strings, or ``None`` for an absent input) by input name or field
-            name; other keys are ignored.
-
-    Returns:
-        The model, or an ``error`` :class:`~frame_spine.core.status.Failure` naming the first
-        malformed input (in field order). Never raises.
-    """
+    """Parse raw inputs into ``model`` (SPEC 5 input checks; every mode)."""
     try:
         return model.model_validate(raw)
     except ValidationError as exc:

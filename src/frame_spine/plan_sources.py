@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from . import console
 from .core.plan import ScannedComments, scan_bodies
 from .core.status import Failure, error
-from .inputs import parse_positive_id
 from .validation.models import ValidateTarget, parse_target
+from .values import parse_positive_id
 
 
 @dataclass(frozen=True, slots=True)

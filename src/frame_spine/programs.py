@@ -95,18 +95,6 @@ def _first_line(data: bytes) -> str:
 def gh_auth_token(hostname: str, environ: Mapping[str, str]) -> str | Unanswered:
     """The token ``gh`` has stored for ``hostname``: ``gh auth token --hostname HOSTNAME``
     (SPEC 9), when ``gh`` is on ``PATH``.
-
-    Args:
-        hostname: ``github.com``, or a GitHub Enterprise Server's host
-            (:func:`frame_spine.github.hosts.github_host`).
-        environ: the environment (``PATH`` to find ``gh``; passed on without the token
-            variables).
-
-    Returns:
-        What ``gh`` printed, as printed (the caller trims and checks it), or
-        :class:`Unanswered`: ``gh`` not on ``PATH``, not startable, exiting non-zero (not
-        logged in to that host), printing nothing or no UTF-8, or slower than
-        :data:`GH_TIMEOUT`. Never raises.
     """
     gh = shutil.which("gh", path=environ.get("PATH", os.defpath))
     if gh is None:
@@ -131,10 +119,6 @@ def origin_url(environ: Mapping[str, str], cwd: str | None = None) -> str | Unan
     """The URL of the ``origin`` remote of the git checkout around ``cwd`` (default: the
     current directory): ``git remote get-url origin`` (SPEC 9), which applies the user's
     ``url.<base>.insteadOf`` rewrites.
-
-    Returns:
-        The URL, or :class:`Unanswered`: git not on ``PATH``, not a git checkout, no remote
-        named ``origin``, or git failing otherwise (its first stderr line quoted). Never raises.
     """
     git = shutil.which("git", path=environ.get("PATH", os.defpath))
     if git is None:

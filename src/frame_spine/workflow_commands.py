@@ -30,17 +30,7 @@ def stop_commands_token() -> str:
 
 
 def wrap_untrusted(text: str, token: str | None = None) -> str:
-    """Wrap ``text`` so the runner processes no workflow command inside it.
-
-    Args:
-        text: untrusted text, ending with a newline or not.
-        token: the stop-commands token; a fresh random one when ``None``.
-
-    Returns:
-        ``::stop-commands::TOKEN\\n`` + text (newline-terminated) + ``::TOKEN::\\n``. If the
-        text contains the token (it cannot, short of guessing 128 random bits), a new token
-        is drawn.
-    """
+    """Wrap ``text`` so the runner processes no workflow command inside it."""
     while token is None or token in text:
         token = stop_commands_token()
     body = text if text.endswith("\n") else text + "\n"

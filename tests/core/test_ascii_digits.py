@@ -19,9 +19,10 @@ from frame_spine.core.status import Failure, Status
 from frame_spine.core.timestamps import parse_instant
 from frame_spine.github.payloads import FetchedComment, issue_url_problem, read_comment
 from frame_spine.github.retry import retry_after_instant
-from frame_spine.inputs import ApiTarget, parse_inputs, parse_positive_id
+from frame_spine.inputs import ApiTarget, parse_inputs
 from frame_spine.modes.lookup.models import LookupRequest, parse_request
 from frame_spine.validation.dispatch import DispatchRequest
+from frame_spine.values import parse_positive_id
 
 #: Stand-ins for ``8``: fullwidth, Arabic-Indic, extended Arabic-Indic, Devanagari (all
 #: ``\\d`` without ``re.ASCII``, and ``isdigit``), superscript two (``isdigit`` only).

@@ -39,7 +39,7 @@ from frame_spine.github.urls import (
     without_credentials,
     without_secrets,
 )
-from frame_spine.inputs import check_api_url
+from frame_spine.values import check_api_url
 from tests.conftest import clean_env, run_cli
 from tests.fake_github import REPO, TOKEN, FakeGitHub, LoopbackServer
 from tests.runner_env import parse_output_file, run_action, runner_environment

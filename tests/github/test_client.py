@@ -22,6 +22,7 @@ from tests.fake_github import (
     error,
     html_page,
     rate_limited_403,
+    raw,
     too_many_requests,
 )
 from tests.in_process import run_cli_in_process
@@ -544,3 +545,19 @@ def test_dot_repository_names_are_refused(fake_github: FakeGitHub, name: str) ->
         "message": f"--repo 'octo/{name}' is not OWNER/NAME",
     }
     assert fake_github.requests == []
+
+
+def test_an_answer_over_32_mib_is_refused_and_one_of_32_mib_is_read(
+    fake_github: FakeGitHub,
+) -> None:
+    """Through the transport seam: the cap is on the body as answered (SPEC 6)."""
+    limit = 32 * 1024 * 1024
+    issue_url = f"{fake_github.url}/repos/{REPO}/issues/863"
+    owner = {"user": {"login": "octo-maintainer"}, "author_association": "OWNER"}
+    body = json.dumps({"id": 7001, "issue_url": issue_url, "body": SINGLE, **owner})
+    fake_github.script(7001, raw(body.encode().ljust(limit + 1)), raw(body.encode().ljust(limit)))
+    result, code, _ = fault_lookup(fake_github)
+    assert (result["status"], code) == ("error", 1)
+    assert result["message"].startswith(f"{WHAT}: the GitHub API's answer is larger than 32 MiB")
+    result, _, _ = fault_lookup(fake_github)
+    assert result["status"] == "ok"  # JSON ends at its last brace: the padding is blanks

@@ -10,9 +10,10 @@ from pathlib import Path
 
 import pytest
 
+from frame_spine.core.utf8 import valid_utf8
 from frame_spine.github.auth import Redactor
 from frame_spine.github.request_log import RequestRecord
-from frame_spine.step.emitted import EmittedText, valid_utf8
+from frame_spine.step.emitted import EmittedText
 from frame_spine.step.report import Annotation, StepReport
 from frame_spine.step.writer import FilteredText, StepWriter, debug_enabled
 from tests.fake_github import REPO, TOKEN, FakeGitHub

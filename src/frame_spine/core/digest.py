@@ -5,10 +5,10 @@ from __future__ import annotations
 import hashlib
 import re
 
+from .utf8 import valid_utf8
+
 _GENERATED_AT_LINE = re.compile(r"generated_at\s*:", re.IGNORECASE | re.ASCII)
 _DIGEST = re.compile(r"(?:sha256:)?([0-9a-fA-F]{64})", re.ASCII)
-
-_SURROGATE = re.compile("[\ud800-\udfff]")
 
 DIGEST_PREFIX = "sha256:"
 
@@ -23,7 +23,7 @@ def spine_digest(payload: str) -> str:
     try:
         data = canonical.encode("utf-8")
     except UnicodeEncodeError:  # lone surrogates: as the wire reads them, U+FFFD (SPEC 6)
-        data = _SURROGATE.sub("\ufffd", canonical).encode("utf-8")
+        data = valid_utf8(canonical).encode("utf-8")
     return DIGEST_PREFIX + hashlib.sha256(data).hexdigest()
 
 

@@ -62,12 +62,6 @@ def no_token(advice: str) -> TokenProblem:
     """No token from any source (SPEC 9): ``gh-auth-expired`` without a request, since GitHub
     answers 404 for a private repository read without a token, which would read as
     ``comment-not-found``.
-
-    Args:
-        advice: what to do, e.g. ``set GH_TOKEN or run gh auth login``.
-
-    Returns:
-        The :class:`TokenProblem` whose message is ``no token: ADVICE``.
     """
     return TokenProblem(f"no token: {advice}", missing=True)
 
@@ -84,13 +78,7 @@ def token_variables(api_url: str) -> tuple[str, ...]:
 
 
 def token_from_environment(environ: Mapping[str, str], api_url: str) -> tuple[str, str] | None:
-    """The first token variable of :func:`token_variables` that holds more than whitespace.
-
-    Returns:
-        ``(variable name, value as given)``, or ``None`` when none does (a variable that is
-        empty or blank counts as not set). The value is not checked here: one an HTTP header
-        cannot carry is still the chosen token (:func:`clean_token` refuses it).
-    """
+    """The first token variable of :func:`token_variables` that holds more than whitespace."""
     for name in token_variables(api_url):
         value = environ.get(name)
         if value is not None and value.strip():
@@ -110,16 +98,7 @@ def _header_problem(token: str) -> str | None:
 
 
 def clean_token(raw: str | None) -> str | TokenProblem | None:
-    """Clean a token as read from an input or the environment (SPEC 6 "The wire, exactly").
-
-    Args:
-        raw: the value as given (``None`` or empty: no token).
-
-    Returns:
-        The token with surrounding whitespace removed; ``None`` when nothing is left; or a
-        :class:`TokenProblem` when the token holds a character an HTTP header cannot carry
-        (a line break, another control character, a character outside Latin-1). Never raises.
-    """
+    """Clean a token as read from an input or the environment (SPEC 6 "The wire, exactly")."""
     if raw is None:
         return None
     token = raw.strip()

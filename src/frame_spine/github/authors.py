@@ -23,7 +23,8 @@ from ..core.trust import (
     untrusted_message,
 )
 from .client import CommentFetcher
-from .payloads import Edit, Edits, FetchedComment
+from .edits import Edit, Edits
+from .payloads import FetchedComment
 
 #: The most distinct logins one run (audit: one issue) asks a permission for (SPEC 6.1).
 MAX_ASKED = 20

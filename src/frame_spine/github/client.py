@@ -20,14 +20,12 @@ from .. import interrupts
 from ..core.shown import cut
 from ..core.status import Failure, Status
 from ..core.trust import Permission
+from .edits import Edits, GraphQLErrors, read_edits
 from .payloads import (
-    Edits,
     FetchedComment,
-    GraphQLErrors,
     Unusable,
     read_comment,
     read_comment_page,
-    read_edits,
     read_issue_numbers,
     read_permission,
 )

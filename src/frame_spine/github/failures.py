@@ -70,16 +70,7 @@ def _through(detail: str, proxy: str | None) -> str:
 def failure_of(
     exc: BaseException, deadline: Deadline, fields: Mapping[str, str], proxy: str | None = None
 ) -> RequestFailure:
-    """What a transport exception means, in words (SPEC 6: no library exception text).
-
-    Args:
-        exc: what requests, urllib3, ``ssl`` or ``http.client`` raised.
-        deadline: the attempt's deadline (once passed, any failure is a timeout).
-        fields: the answer's headers, lower-case names (empty without an answer).
-        proxy: the proxy URL the request went through (as the environment gives it), or
-            ``None``; a connection failure's words name it without its user name and
-            password (:func:`shown_proxy`).
-    """
+    """What a transport exception means, in words (SPEC 6: no library exception text)."""
     causes = list(causes_of(exc))
 
     def caused_by(*kinds: type[BaseException]) -> bool:

@@ -50,15 +50,7 @@ def is_public_api(api_url: str) -> bool:
 
 
 def github_host(api_url: str) -> str:
-    """The host name of the GitHub an API URL belongs to, as ``gh`` names it (SPEC 9).
-
-    Returns:
-        ``github.com`` for the public API; for a GitHub Enterprise Cloud tenant with data
-        residency (``https://api.TENANT.ghe.com``) ``TENANT.ghe.com``; otherwise the API URL's
-        host, lower case, without the port (``ghe.example.com`` for
-        ``https://ghe.example.com:8443/api/v3``; an IPv6 address without brackets). An API URL
-        that cannot be parsed gives ``""``. Never raises.
-    """
+    """The host name of the GitHub an API URL belongs to, as ``gh`` names it (SPEC 9)."""
     if is_public_api(api_url):
         return PUBLIC_HOST
     try:
@@ -98,17 +90,7 @@ def _owner_and_name(path: str) -> str | None:
 
 
 def parse_remote(url: str) -> RemoteRepository | None:
-    """Read the host and ``OWNER/NAME`` from a git remote URL (SPEC 9).
-
-    Args:
-        url: the remote's URL as ``git remote get-url`` prints it.
-
-    Returns:
-        The :class:`RemoteRepository`, or ``None`` when the URL is not a network URL naming
-        exactly ``OWNER/NAME`` on a host: a local path, ``file://``, another scheme, or a path
-        of more or fewer than two parts. The host is not checked here (see
-        :func:`remote_hosts`). Never raises.
-    """
+    """Read the host and ``OWNER/NAME`` from a git remote URL (SPEC 9)."""
     text = url.strip()
     if "://" in text:
         try:

@@ -19,14 +19,14 @@ from datetime import UTC, datetime
 from typing import Any, TypeVar
 from urllib.parse import urlsplit
 
-from pydantic import BaseModel, ConfigDict, Field, TypeAdapter, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
 from pydantic_core import ErrorDetails
 
 from ..core.identity import hidden_problem, issue_number_problem
 from ..core.shown import quoted
 from ..core.trust import Author, Permission
+from ..core.utf8 import valid_utf8
 
-_SURROGATE = re.compile("[\ud800-\udfff]")
 #: The path of an issue's API URL: ``[/api/v3]/repos/{owner}/{repo}/issues/{N}``.
 _ISSUE_PATH = re.compile(r"/repos/([^/]+/[^/]+)/issues/[0-9]{1,20}/?$", re.ASCII)
 _ANY_ISSUE_PATH = re.compile(r"/issues/[0-9]{1,20}/?$", re.ASCII)
@@ -110,23 +110,12 @@ class Unusable:
     detail: str
 
 
-def _replace_surrogates(text: str | None) -> str | None:
-    if text is None or not _SURROGATE.search(text):
-        return text
-    return _SURROGATE.sub("\ufffd", text)
-
-
 class _UserPayload(BaseModel):
     """The fields read from a comment's ``user``."""
 
     model_config = ConfigDict(strict=True)
 
     login: str | None = None
-
-    @field_validator("login", mode="after")
-    @classmethod
-    def _valid_unicode(cls, value: str | None) -> str | None:
-        return _replace_surrogates(value) or None
 
 
 class _MinimizedPayload(BaseModel):
@@ -154,20 +143,6 @@ class _CommentPayload(BaseModel):
     node_id: str | None = None
     minimized: _MinimizedPayload | None = None
 
-    @field_validator(
-        "body",
-        "issue_url",
-        "html_url",
-        "updated_at",
-        "author_association",
-        "created_at",
-        "node_id",
-        mode="after",
-    )
-    @classmethod
-    def _valid_unicode(cls, value: str | None) -> str | None:
-        return _replace_surrogates(value)
-
     def fetched(self) -> FetchedComment:
         return FetchedComment(
             self.id,
@@ -175,12 +150,12 @@ class _CommentPayload(BaseModel):
             self.issue_url,
             self.html_url,
             self.updated_at,
-            self.user.login if self.user is not None else None,
+            (self.user.login or None) if self.user is not None else None,
             self.author_association,
             self.created_at,
             self.node_id,
             self.minimized is not None,
-            _replace_surrogates(self.minimized.reason) if self.minimized is not None else None,
+            self.minimized.reason if self.minimized is not None else None,
         )
 
 
@@ -256,16 +231,22 @@ def _first_problem(exc: ValidationError) -> str:
     return f"{where}its {field} is {_json_type(error['input'])}, not {expected}"
 
 
+_ESCAPED_SURROGATE = re.compile(r"\\u[dD][89a-fA-F]")
+
+
+def _valid(data: Any) -> Any:
+    """``data`` with every string valid UTF-8 (:func:`~frame_spine.core.utf8.valid_utf8`)."""
+    if isinstance(data, str):
+        return valid_utf8(data)
+    if isinstance(data, list):
+        return [_valid(item) for item in data]
+    if isinstance(data, dict):
+        return {valid_utf8(key): _valid(value) for key, value in data.items()}
+    return data
+
+
 def decode_json(body: bytes | bytearray, content_type: str = "") -> Any | Unusable:
-    """Decode an answer as UTF-8 (an optional BOM skipped) and parse it as JSON.
-
-    Args:
-        body: the answer's bytes. content_type: its ``Content-Type``, for messages only.
-
-    Returns:
-        The JSON value, or :class:`Unusable` naming the first byte that is not UTF-8, or
-        saying the text is not JSON (with the content type, e.g. an HTML page). Never raises.
-    """
+    """Decode an answer as UTF-8 (an optional BOM skipped) and parse it as JSON."""
     start = 3 if body.startswith(_UTF8_BOM) else 0
     try:
         text = body[start:].decode("utf-8")
@@ -275,7 +256,8 @@ def decode_json(body: bytes | bytearray, content_type: str = "") -> Any | Unusab
             f"the GitHub API's answer is not UTF-8 (byte 0x{body[offset]:02x} at offset {offset})"
         )
     try:
-        return json.loads(text)
+        data = json.loads(text)
+        return _valid(data) if _ESCAPED_SURROGATE.search(text) else data
     except (ValueError, RecursionError):  # JSONDecodeError, too many digits, too deep
         kind = content_type.split(";", 1)[0].strip()
         shown = kind if kind.isascii() and kind.isprintable() and len(kind) <= 60 else ""
@@ -308,7 +290,7 @@ def issue_url_problem(issue_url: str, repository: str, *, redirected: bool) -> s
 Shape = TypeVar("Shape")
 
 
-def _read(
+def read_json(
     body: bytes | bytearray,
     content_type: str,
     adapter: TypeAdapter[Shape],
@@ -338,15 +320,8 @@ def read_comment(
     repository: str,
     redirected: bool,
 ) -> FetchedComment | Unusable:
-    """Read the answer to ``GET .../issues/comments/{comment_id}`` (SPEC 6).
-
-    Returns:
-        The :class:`FetchedComment` (``body`` ``""`` for ``null`` or absent), or
-        :class:`Unusable`: not UTF-8, not JSON, not an object, a field of the wrong JSON type,
-        or another comment (another ``id``, or an ``issue_url`` outside ``repository``; only
-        an issue URL is required when ``redirected``). Never raises.
-    """
-    payload = _read(body, content_type, _COMMENT, dict, "an issue comment", "an issue comment")
+    """Read the answer to ``GET .../issues/comments/{comment_id}`` (SPEC 6)."""
+    payload = read_json(body, content_type, _COMMENT, dict, "an issue comment", "an issue comment")
     if isinstance(payload, Unusable):
         return payload
     if payload.id != comment_id:
@@ -367,13 +342,8 @@ def read_comment_page(
 ) -> list[FetchedComment] | Unusable:
     """Read one page of a comment listing (``.../issues/comments`` or
     ``.../issues/{issue_number}/comments``).
-
-    Returns:
-        The page's comments in the API's order, or :class:`Unusable` (as
-        :func:`read_comment`; a comment outside ``repository`` unless ``redirected``, or of
-        another issue than ``issue_number``, makes the page unusable). Never raises.
     """
-    payloads = _read(
+    payloads = read_json(
         body, content_type, _COMMENTS, list, "a list of comments", "a list of issue comments"
     )
     if isinstance(payloads, Unusable):
@@ -394,20 +364,18 @@ def read_permission(body: bytes | bytearray, content_type: str) -> Permission | 
     """Read the answer to ``GET /repos/{o}/{r}/collaborators/{login}/permission`` (SPEC
     6.1): its ``permission`` and ``role_name`` (``{"permission": "write", "role_name":
     "maintain", "user": {...}}``), or :class:`Unusable`. Never raises."""
-    payload = _read(
+    payload = read_json(
         body, content_type, _PERMISSION, dict, "a permission", "a repository permission"
     )
     if isinstance(payload, Unusable):
         return payload
-    return Permission(
-        _replace_surrogates(payload.permission), _replace_surrogates(payload.role_name)
-    )
+    return Permission(payload.permission, payload.role_name)
 
 
 def read_issue_numbers(body: bytes | bytearray, content_type: str) -> list[int] | Unusable:
     """Read one page of ``GET /repos/{o}/{r}/issues``: the issue numbers, pull requests
     (which that listing also returns) left out; or :class:`Unusable`. Never raises."""
-    issues = _read(body, content_type, _ISSUES, list, "a list of issues", "a list of issues")
+    issues = read_json(body, content_type, _ISSUES, list, "a list of issues", "a list of issues")
     if isinstance(issues, Unusable):
         return issues
     return [issue.number for issue in issues if issue.pull_request is None]
@@ -418,120 +386,5 @@ def api_message(body: bytes | bytearray) -> str:
     answer is not such JSON. Never raises."""
     data = decode_json(body)
     if isinstance(data, dict) and isinstance(data.get("message"), str):
-        return str(_replace_surrogates(data["message"]))
+        return str(data["message"])
     return ""
-
-
-@dataclass(frozen=True, slots=True)
-class Edit:
-    """One entry of a comment's edit history (SPEC 6.1): when, and who (``None``: a deleted
-    account, or an entry GitHub gave as ``null``), named as REST names them (``[bot]``
-    appended to a GraphQL ``Bot``'s login)."""
-
-    at: str
-    editor: str | None
-
-
-@dataclass(frozen=True, slots=True)
-class Edits:
-    """A comment's edit history, newest first; ``total`` entries in all (the creation entry
-    included), of which at most 100 are listed."""
-
-    total: int
-    entries: tuple[Edit, ...]
-
-
-@dataclass(frozen=True, slots=True)
-class GraphQLErrors:
-    """A GraphQL answer's ``errors`` (SPEC 6.1): their types and messages, in order."""
-
-    types: tuple[str, ...]
-    messages: tuple[str, ...]
-
-
-class _Editor(BaseModel):
-    model_config = ConfigDict(strict=True, populate_by_name=True)
-
-    typename: str | None = Field(default=None, alias="__typename")
-    login: str | None = None
-
-
-class _Edit(BaseModel):
-    model_config = ConfigDict(strict=True)
-
-    editedAt: str | None = None  # GitHub's field names, as the answer spells them
-    editor: _Editor | None = None
-
-
-class _EditConnection(BaseModel):
-    model_config = ConfigDict(strict=True)
-
-    totalCount: int
-    nodes: list[_Edit | None] | None = None
-
-
-class _EditedNode(BaseModel):
-    model_config = ConfigDict(strict=True)
-
-    id: str
-    userContentEdits: _EditConnection | None = None
-
-
-class _GraphQLError(BaseModel):
-    type: Any = None
-    message: Any = None
-
-
-class _GraphQLData(BaseModel):
-    model_config = ConfigDict(strict=True)
-
-    nodes: list[_EditedNode | None]
-
-
-class _GraphQLAnswer(BaseModel):
-    model_config = ConfigDict(strict=True)
-
-    data: _GraphQLData | None = None
-    errors: list[_GraphQLError] | None = None
-
-
-_GRAPHQL = TypeAdapter(_GraphQLAnswer)
-
-
-def _edit(item: _Edit | None) -> Edit:
-    editor = item.editor if item is not None else None
-    login = editor.login if editor is not None else None
-    if login and editor is not None and editor.typename == "Bot":
-        login += "[bot]"
-    return Edit((item.editedAt if item is not None else None) or "", _replace_surrogates(login))
-
-
-def read_edits(
-    body: bytes | bytearray, content_type: str, ids: list[str]
-) -> dict[str, Edits | None] | GraphQLErrors | Unusable:
-    """Read the answer to SPEC 6.1's ``nodes(ids: ...)`` query: each asked id's history
-    (``None`` for a ``null`` connection), the answer's ``errors``, or :class:`Unusable`
-    (another node, a ``null`` node, not the expected JSON). Never raises."""
-    answer = _read(body, content_type, _GRAPHQL, dict, "a GraphQL answer", "a GraphQL answer")
-    if isinstance(answer, Unusable):
-        return answer
-    if answer.errors:
-        return GraphQLErrors(
-            tuple(str(error.type or "") for error in answer.errors),
-            tuple(str(error.message or "") for error in answer.errors),
-        )
-    nodes = answer.data.nodes if answer.data is not None else []
-    found: dict[str, Edits | None] = {}
-    for wanted, node in zip(ids, [*nodes, *[None] * len(ids)], strict=False):
-        if node is None:
-            return Unusable(f"the GitHub API answered no comment for node {quoted(wanted)}")
-        if node.id != wanted:
-            shown = quoted(node.id)
-            return Unusable(f"the GitHub API answered with another comment (node {shown})")
-        edits = node.userContentEdits
-        found[wanted] = (
-            None
-            if edits is None or edits.nodes is None
-            else Edits(edits.totalCount, tuple(_edit(item) for item in edits.nodes))
-        )
-    return found

@@ -97,18 +97,7 @@ def _whole_number(text: str) -> int | None:
 
 
 def retry_after_instant(value: str, now: float) -> float | None:
-    """When a ``retry-after`` value says to retry, in epoch seconds (SPEC 6).
-
-    Args:
-        value: the header value: delay seconds (``"120"``) or an HTTP-date (RFC 9110 section
-            10.2.3: ``Sun, 06 Nov 1994 08:49:37 GMT``, or the obsolete RFC 850 and asctime
-            forms; a date without a zone is UTC).
-        now: the current time, epoch seconds.
-
-    Returns:
-        The instant (at most ``_FAR_SECONDS`` past ``now``), or ``None`` when the value is
-        neither form. Never raises.
-    """
+    """When a ``retry-after`` value says to retry, in epoch seconds (SPEC 6)."""
     text = value.strip()
     seconds = _whole_number(text)
     if seconds is not None:
@@ -183,22 +172,7 @@ class RetryContext:
 
 
 def decide(failure: RequestFailure, context: RetryContext) -> RetryAfter | Failure:
-    """Decide between retrying and giving up after a failed request (SPEC 6).
-
-    Args:
-        failure: what went wrong.
-        context: where the request stands (:class:`RetryContext`).
-
-    Returns:
-        :class:`RetryAfter` for a 5xx or connection failure while attempts remain (1 s, then
-        2 s), or a rate limit that clears while the total rate-limit wait stays within
-        ``max_wait``; otherwise :class:`Failure` with ``comment-not-found`` (404/410),
-        ``gh-auth-expired`` (401, or a 403 without a rate-limit signal), ``gh-rate-limited``
-        (a rate limit that does not clear in time, however far its reset) or ``error`` (5xx
-        or connection failures after 3 attempts, a timeout, an unusable answer, any other
-        status). A message ends with `` (request id ...)`` when the answer carried GitHub's
-        ``x-github-request-id``.
-    """
+    """Decide between retrying and giving up after a failed request (SPEC 6)."""
     decision = _decide(failure, context)
     if isinstance(decision, Failure):
         return Failure(decision.status, decision.message + request_id_note(failure.headers))

@@ -194,24 +194,7 @@ def _has_certificates(cafile: str, capath: str) -> bool:
 def resolve(
     environ: Mapping[str, str], system: tuple[str, str] | None = None
 ) -> Trust | TrustRefusal:
-    """The trusted certificates the environment names (SPEC 6 TLS).
-
-    Args:
-        environ: the process environment (``os.environ``), or a test's mapping.
-        system: OpenSSL's default file and folder; ``None`` asks ``ssl``
-            (``ssl.get_default_verify_paths()``, e.g. ``/usr/lib/ssl/cert.pem`` and
-            ``/usr/lib/ssl/certs`` on Debian).
-
-    Returns:
-        :class:`Trust`: for ``REQUESTS_CA_BUNDLE``, else ``CURL_CA_BUNDLE`` (non-empty), that
-        file or folder alone; else OpenSSL's default file and folder, each replaced by
-        ``SSL_CERT_FILE`` / ``SSL_CERT_DIR`` when set (a folder list separated by ``:`` as
-        OpenSSL reads it); else, when those hold no certificate, certifi's bundle.
-        :class:`TrustRefusal` when a variable that is used names a path that does not exist,
-        cannot be read, is of the wrong kind (``SSL_CERT_FILE`` a folder, ``SSL_CERT_DIR`` a
-        file) or, for a file, holds no PEM certificate. A variable that is passed over
-        (``CURL_CA_BUNDLE`` under ``REQUESTS_CA_BUNDLE``) is not looked at.
-    """
+    """The trusted certificates the environment names (SPEC 6 TLS)."""
     for variable in BUNDLE_VARIABLES:
         path = environ.get(variable, "")
         if not path:
@@ -288,20 +271,7 @@ def _certificate_words(error: ssl.SSLCertVerificationError) -> str:
 
 
 def final_failure(exc: BaseException, proxy: str | None) -> str | None:
-    """The words of a failure that retrying cannot mend, or ``None`` (SPEC 6 TLS).
-
-    Args:
-        exc: what requests, urllib3, ``ssl`` or ``http.client`` raised (its causes are
-            searched).
-        proxy: the proxy the request went through, already without secrets, or ``None``.
-
-    Returns:
-        A phrase (no leading request name) for an untrusted, expired or not-yet-valid
-        certificate, a certificate for another host, a proxy that answered ``CONNECT`` with
-        403 or 407, an answer with a header line over 64 KiB or more than 100 headers; each
-        names the setting to use. ``None`` otherwise (refused, reset, DNS, a proxy's 5xx,
-        any other TLS failure: retried).
-    """
+    """The words of a failure that retrying cannot mend, or ``None`` (SPEC 6 TLS)."""
     causes = list(causes_of(exc))
     for cause in causes:
         if isinstance(cause, ssl.SSLCertVerificationError):

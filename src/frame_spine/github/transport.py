@@ -191,12 +191,6 @@ class Wire:
         """Send a request for ``path`` (path and query) at the origin; follow redirects within
         it (unless not ``follow``: the redirect is the answer); return the final answer.
         Every hop is counted and reported.
-
-        Raises:
-            WireError: a timeout, a connection failure, an answer larger than
-                :data:`MAX_BODY_BYTES`, a redirect elsewhere, in a loop or past
-                :data:`MAX_REDIRECTS` hops, or an HTTP 202 (accepted, not answered: never
-                waited on and asked again).
         """
         url = self.origin.url(path)
         chain = [url]

@@ -106,13 +106,7 @@ class Origin:
 
     @classmethod
     def of(cls, url: str) -> tuple[Origin, str]:
-        """Split an absolute ``http(s)`` URL into its origin and its path and query.
-
-        Raises:
-            ValueError: why the URL cannot be used, in words (``"its port is not a number in
-                1..65535"``): not absolute ``http(s)``, a control character or a space, no
-                host, a broken IPv6 literal, a bad port.
-        """
+        """Split an absolute ``http(s)`` URL into its origin and its path and query."""
         if any(char <= " " or char == "\x7f" for char in url):
             raise ValueError("it contains a control character or a space")
         try:

@@ -12,6 +12,7 @@ import os
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 
+from ..declared import DEFAULTS
 from ..github.auth import TokenProblem, no_token, token_from_environment
 from ..github.client import CommentFetcher
 from ..github.payloads import FetchedComment
@@ -56,8 +57,8 @@ class StepContext:
             **self.inputs,
             "repository": self.repository(),
             "api-url": self.api_url(),
-            "timeout": self.inputs["timeout"] or "10",
-            "max-wait": self.inputs["max-wait"] or "60",
+            "timeout": self.inputs["timeout"] or DEFAULTS["timeout"],
+            "max-wait": self.inputs["max-wait"] or DEFAULTS["max-wait"],
         }
 
     def token(self, api_url: str) -> str | TokenProblem:
@@ -90,12 +91,6 @@ class StepContext:
     def full_list(self, noun: str, places: Sequence[str], command: str) -> str:
         """Where every ``noun`` behind the annotations is, for the notice on annotations
         left out (SPEC 8).
-
-        Args:
-            noun: what is listed (``finding``, ``plan``).
-            places: the outputs or files that list every one (empty when the list was too
-                large for ``result``); the job summary, when written, lists as many as fit.
-            command: the command line that prints every one.
         """
         summary = "the job summary lists them as far as its size limit allows"
         if places:

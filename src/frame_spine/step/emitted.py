@@ -12,31 +12,15 @@ stdout lines, files in the workspace), never sprinkled through the code that bui
 
 from __future__ import annotations
 
-import re
 from collections.abc import Mapping
 
+from ..core.utf8 import valid_utf8
 from ..github.auth import TOKEN_VARIABLES as GH_TOKEN_VARIABLES
 from ..github.auth import Redactor
 
 #: The environment variables that may hold a token in the action's container: the ``token``
 #: input as the runner passes it, and the variables the ``gh`` program reads (SPEC 9).
 TOKEN_VARIABLES = ("INPUT_TOKEN", *GH_TOKEN_VARIABLES)
-_SURROGATE = re.compile("[\ud800-\udfff]")
-
-
-def valid_utf8(text: str) -> str:
-    """Return ``text`` with every character UTF-8 cannot encode replaced by U+FFFD.
-
-    A Python string can hold exactly one kind of such character: a surrogate code point
-    (U+D800..U+DFFF) standing alone, as JSON's ``"\\ud800"`` or an environment variable with
-    undecodable bytes produce. Everything else is returned unchanged (the same object when
-    nothing needed replacing).
-    """
-    try:
-        text.encode("utf-8")
-    except UnicodeEncodeError:
-        return _SURROGATE.sub("\ufffd", text)
-    return text
 
 
 class EmittedText:

@@ -102,18 +102,7 @@ class StepReport:
 def cap_annotations(
     annotations: Sequence[Annotation], full_list: str = "the job summary lists them"
 ) -> list[Annotation]:
-    """Keep at most :data:`ANNOTATIONS_PER_KIND` annotations of each kind (SPEC 8).
-
-    Args:
-        annotations: in the order they should appear.
-        full_list: where the full list is, a clause ending the closing notice.
-
-    Returns:
-        The first annotations of each kind, in their order; when any were left out, one more
-        ``notice`` saying how many of each kind and where the full list is. That notice is
-        one of the notices GitHub shows, so at most ``ANNOTATIONS_PER_KIND - 1`` other
-        notices are kept then.
-    """
+    """Keep at most :data:`ANNOTATIONS_PER_KIND` annotations of each kind (SPEC 8)."""
     counts = Counter(annotation.command for annotation in annotations)
     if all(number <= ANNOTATIONS_PER_KIND for number in counts.values()):
         return list(annotations)
@@ -191,14 +180,7 @@ def outputs_of(
 
 
 def step_exit_code(fail_on: str, *, failed: bool, not_ok: bool) -> int:
-    """The step's exit code under ``fail-on`` (SPEC 8): 1 fails the step.
-
-    Args:
-        fail_on: ``error``, ``not-ok`` or ``never``.
-        failed: the result's own exit code is 1 (an exit-1 status, an invalid plan, audit
-            findings, a fetch failure).
-        not_ok: the result is short of perfect all the same (``stale-spine``; warnings).
-    """
+    """The step's exit code under ``fail-on`` (SPEC 8): 1 fails the step."""
     if fail_on == "never":
         return 0
     if fail_on == "not-ok":

@@ -197,20 +197,6 @@ def write_in_workspace(
 ) -> str | WriteRefused:
     """Write ``text`` to ``relative`` under ``workspace`` (SPEC 8), atomically, owned by the
     workspace's owner.
-
-    Args:
-        workspace: the workspace directory (``GITHUB_WORKSPACE``).
-        relative: a relative POSIX path already checked to have no ``..``, no leading ``/``
-            and no NUL (``StepSettings``); its symbolic links are followed only within the
-            workspace.
-        text: the content; written as ``emitted.encode(text)`` (token redacted, UTF-8).
-        input_name: the input that named the path (``slice-file``), for messages.
-        emitted: the run's output filter.
-
-    Returns:
-        The workspace-relative POSIX path written (symbolic links resolved), or a
-        :class:`WriteRefused` whose message names the input and the path. Never raises for
-        a path or an I/O failure.
     """
     parts = PurePosixPath(relative).parts
     shown = quoted(relative)

@@ -1500,9 +1500,9 @@ def test_result_text_missing_spine() -> None:
 
 def test_the_empty_sibling_is_named_as_the_command_line_calls_it() -> None:
     from frame_spine.core.shown import naming
-    from frame_spine.declared import CLI_NAMES
+    from frame_spine.declared import cli_names
 
-    with naming(CLI_NAMES):
+    with naming(cli_names()):
         result = run(plan(spine_block(SPLIT), slice_block("s1")))
     assert result.message == (
         f"no sibling comment was supplied, but the spine's slices live in sibling comment "
