@@ -1,11 +1,5 @@
-"""The command line's I/O (SPEC 9): reading bodies, writing results, the token, the
-repository of the checkout, flags.
-
-An edge, shared by the commands of every mode (``frame_spine.modes.<mode>.command``). Every
-text written passes one redaction of the token values in the environment and of a token
-``gh`` printed (SPEC 6: no output ever contains the token); inside a GitHub Actions job, text
-that could be read as a workflow command is fenced by ``::stop-commands::`` (SPEC 8).
-"""
+"""The command line's I/O (SPEC 9), shared by every mode's ``command`` module: reading bodies,
+writing results (:func:`emit`), the token, the repository of the checkout, flags."""
 
 from __future__ import annotations
 
@@ -201,6 +195,7 @@ def checkout_repository(api_url: str) -> str | Unanswered:
     """
     from .github.hosts import PUBLIC_HOST, github_host, parse_remote, remote_hosts, shown_remote
     from .programs import Unanswered, origin_url
+    from .values import check_api_url
 
     url = origin_url(os.environ)
     if isinstance(url, Unanswered):
@@ -208,7 +203,10 @@ def checkout_repository(api_url: str) -> str | Unanswered:
     remote = parse_remote(url)
     if remote is None:
         return Unanswered(f"the origin remote {shown_remote(url)} is not a GitHub repository URL")
-    expected = github_host(api_url) if _usable(api_url) else ""  # (else: the API URL's status)
+    try:
+        expected = github_host(check_api_url(api_url))
+    except ValueError:  # the API URL's own status says why
+        expected = ""
     if expected and remote.host not in remote_hosts(api_url):
         hint = (
             f" (if that is a GitHub Enterprise Server, give --api-url https://{remote.host}/api/v3)"
@@ -219,17 +217,6 @@ def checkout_repository(api_url: str) -> str | Unanswered:
             f"the origin remote {shown_remote(url)} is on {remote.host}, not on {expected}" + hint
         )
     return remote.repository
-
-
-def _usable(api_url: str) -> bool:
-    """Whether ``api_url`` passes :func:`~frame_spine.inputs.check_api_url`."""
-    from .values import check_api_url
-
-    try:
-        check_api_url(api_url)
-    except ValueError:
-        return False
-    return True
 
 
 def default_repo(args: argparse.Namespace, parser: argparse.ArgumentParser) -> None:
@@ -369,36 +356,29 @@ SLICES_BODY_NEEDS_PLAN_BODY = "--slices-body needs --plan-body"
 def add_api_flags(group: argparse._ActionsContainer, *, with_repo: bool) -> None:
     """``--api-url``, ``--timeout``, ``--max-wait``, ``--trusted-authors`` and ``--verbose``
     (SPEC 6.1, 8, 9); their help says "online" where the command also has local forms."""
-    repo = "online" if with_repo else ""
-    verbose = (
-        "log each request on stderr: method, path, status, milliseconds, rate limit "
-        "remaining, request id" + (f" ({repo})" if repo else "")
-    )
-    group.add_argument(
-        "--api-url", metavar="URL", help="GitHub REST API URL" + (f" ({repo})" if repo else "")
-    )
-    group.add_argument(
-        "--timeout",
-        metavar="SECONDS",
-        default=DEFAULTS["timeout"],
-        help="seconds per request, 1 to 600" + (f" ({repo})" if repo else ""),
-    )
-    group.add_argument(
-        "--max-wait",
-        metavar="SECONDS",
-        default=DEFAULTS["max-wait"],
-        help="seconds of rate-limit waiting in all, 0 to 3600" + (f" ({repo})" if repo else ""),
-    )
+    online = " (online)" if with_repo else ""
+    group.add_argument("--api-url", metavar="URL", help="GitHub REST API URL" + online)
+    for flag, help_line in (
+        ("--timeout", "seconds per request, 1 to 600"),
+        ("--max-wait", "seconds of rate-limit waiting in all, 0 to 3600"),
+    ):
+        default = DEFAULTS[flag[2:]]
+        group.add_argument(flag, metavar="SECONDS", default=default, help=help_line + online)
     group.add_argument(
         "--trusted-authors",
         metavar="LIST",
         help="whose comments are plans and siblings: author associations (OWNER, MEMBER, "
         "COLLABORATOR, ...), @login, write (write permission, one request per author), or "
         "any alone, separated by commas or spaces"
-        + (f" ({repo}; " if repo else " (")
+        + (" (online; " if with_repo else " (")
         + "default OWNER,MEMBER,COLLABORATOR,write)",
     )
-    group.add_argument("--verbose", action="store_true", help=verbose)
+    group.add_argument(
+        "--verbose",
+        action="store_true",
+        help="log each request on stderr: method, path, status, milliseconds, rate limit "
+        "remaining, request id" + online,
+    )
 
 
 #: A command's entry point: the parsed arguments and the command's own parser (for usage
@@ -408,16 +388,9 @@ Runner = Callable[[argparse.Namespace, argparse.ArgumentParser], int]
 
 @dataclass(frozen=True, slots=True)
 class Command:
-    """One ``frame-spine`` command (SPEC 9), as the command line's table lists it.
-
-    Attributes:
-        name: the command word (``lookup``). help: one line for ``frame-spine --help``.
-        description: the command's own ``--help`` text.
-        add_arguments: adds the command's flags to its parser (argparse only: a command
-            module imports nothing heavy at load time).
-        run: runs it (see :data:`Runner`); the mode's rules, fetching and rendering are
-            imported there, so a run pays only for its own mode.
-    """
+    """One ``frame-spine`` command (SPEC 9): its word, its line in ``frame-spine --help``, its
+    own ``--help`` text, what adds its flags (argparse only) and its :data:`Runner` (which
+    imports the mode's rules, fetching and rendering: a run pays only for its own mode)."""
 
     name: str
     help: str

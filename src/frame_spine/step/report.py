@@ -23,7 +23,7 @@ from dataclasses import dataclass, field, replace
 
 from ..core.status import Failure
 from ..core.utf8 import utf8_size
-from ..markdown import plural, summary_head
+from ..markdown import clip_utf8, plural, summary_head
 from ..workflow_commands import json_line
 
 #: Every output of action.yml, in its order; each is set for every status.
@@ -132,8 +132,7 @@ def _clip(value: str, limit: int) -> str:
     total = utf8_size(value)
     note = f"\n[cut: {total:,} bytes are over the {limit:,}-byte limit of a step output]"
     room = limit - utf8_size(note)
-    kept = value.encode("utf-8", "surrogatepass")[:room].decode("utf-8", "ignore")
-    return kept + note
+    return clip_utf8(value, room) + note
 
 
 def bounded_outputs(outputs: Mapping[str, str], limit: int = OUTPUT_LIMIT) -> dict[str, str]:
