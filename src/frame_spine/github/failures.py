@@ -81,7 +81,7 @@ def failure_of(
     causes = list(causes_of(exc))
     if deadline.passed:
         return RequestFailure("timeout", headers=fields)
-    final = final_failure(exc, shown_proxy(proxy) if proxy else None)  # not retried (SPEC 6)
+    final = final_failure(causes, shown_proxy(proxy) if proxy else None)  # not retried (SPEC 6)
     if final is not None:
         return RequestFailure("final", headers=fields, detail=final)
     connection = _words(causes, _CONNECTION_CAUSES)

@@ -27,7 +27,7 @@ from .defaults import DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT
 from .payloads import api_message
 from .request_log import RequestListener
 from .retry import RequestFailure, RetryContext, decide
-from .tls import Trust, TrustRefusal, for_api
+from .tls import Trust, TrustRefusal, resolve
 from .transport import Answer, Handler, Wire, WireError, WireRun
 from .urls import Origin, normalised
 
@@ -128,7 +128,8 @@ class ApiSession:
         self._lock = threading.Lock()
         self._rate_limit_waited = 0.0
         self.run = WireRun(on_request)
-        self._trust = for_api(settings.api_url, os.environ)  # SPEC 6 TLS
+        https = settings.api_url.strip().lower().startswith("https:")
+        self._trust = resolve(os.environ) if https else None  # SPEC 6 TLS (none for plain http)
         self._idle: list[Wire] = []
         self._headers = request_headers(settings.token)
 
@@ -141,7 +142,7 @@ class ApiSession:
         cannot be loaded (``error``), no token or one a header cannot carry
         (``gh-auth-expired``)."""
         if isinstance(self._trust, TrustRefusal):
-            return Failure(Status.ERROR, self._trust.refusal(what))
+            return Failure(Status.ERROR, f"{what}: {self._trust.message}: no request was made")
         problem = self.settings.token_problem
         return None if problem is None else Failure(Status.GH_AUTH_EXPIRED, problem.refusal(what))
 
