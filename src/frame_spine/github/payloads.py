@@ -315,7 +315,6 @@ def read_json(
 def read_comment(
     body: bytes | bytearray,
     content_type: str,
-    *,
     comment_id: int,
     repository: str,
     redirected: bool,
@@ -335,7 +334,6 @@ def read_comment(
 def read_comment_page(
     body: bytes | bytearray,
     content_type: str,
-    *,
     repository: str,
     issue_number: int | None,
     redirected: bool,
