@@ -80,32 +80,24 @@ def token_variables(api_url: str) -> tuple[str, ...]:
 def token_from_environment(environ: Mapping[str, str], api_url: str) -> tuple[str, str] | None:
     """The first token variable of :func:`token_variables` that holds more than whitespace."""
     for name in token_variables(api_url):
-        value = environ.get(name)
-        if value is not None and value.strip():
+        if (value := environ.get(name, "")).strip():
             return name, value
     return None
 
 
-def _header_problem(token: str) -> str | None:
+def clean_token(raw: str | None) -> str | TokenProblem | None:
+    """Clean a token as read from an input or the environment (SPEC 6 "The wire, exactly"):
+    ``None`` when blank, a :class:`TokenProblem` naming the first character an HTTP header
+    cannot carry."""
+    token = (raw or "").strip()
     for char in token:
         if char in "\r\n":
-            return "the token contains a line break"
+            return TokenProblem("the token contains a line break")
         if ord(char) < 0x20 or ord(char) == 0x7F:
-            return "the token contains a control character"
+            return TokenProblem("the token contains a control character")
         if ord(char) > 0xFF:
-            return "the token contains a character outside Latin-1"
-    return None
-
-
-def clean_token(raw: str | None) -> str | TokenProblem | None:
-    """Clean a token as read from an input or the environment (SPEC 6 "The wire, exactly")."""
-    if raw is None:
-        return None
-    token = raw.strip()
-    if not token:
-        return None
-    problem = _header_problem(token)
-    return TokenProblem(problem) if problem is not None else token
+            return TokenProblem("the token contains a character outside Latin-1")
+    return token or None
 
 
 def redacted_forms(secret: str) -> set[str]:
@@ -141,11 +133,8 @@ class Redactor:
     __slots__ = ("_forms",)
 
     def __init__(self, *secrets: str | None) -> None:
-        forms: set[str] = set()
-        for secret in secrets:
-            if secret:
-                forms |= redacted_forms(secret)
-        self._forms = sorted((form for form in forms if form), key=len, reverse=True)
+        forms = set().union(*(redacted_forms(secret) for secret in secrets if secret))
+        self._forms = sorted(forms, key=len, reverse=True)
 
     def __bool__(self) -> bool:
         return bool(self._forms)

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Literal
 
 from ..core.shown import cut, knob
 from ..core.status import Failure, Status
@@ -104,30 +105,25 @@ class AuthorCheck:
         self._asked += 1
         return self._known.setdefault(key, self.fetcher.permission(login))
 
-    def verdict(self, author: Author) -> Permission | bool | Failure:
-        """``True`` when a term trusts ``author``, else ``False`` or the :class:`Permission`
-        asked (whether it grants write), or the :class:`Failure` of asking."""
+    def verdict(self, author: Author) -> Literal[True] | Permission | Failure | None:
+        """``True`` when ``author`` is trusted; else the :class:`Permission` asked (it grants
+        no write), ``None`` when nothing was asked, or the :class:`Failure` of asking."""
         verdict = judge(self.policy, author)
         if verdict is not Verdict.ASK:
-            return verdict is Verdict.TRUSTED
+            return True if verdict is Verdict.TRUSTED else None
         assert author.login is not None  # judge asks only for an account
         asked = self.permission(author.login)
-        if isinstance(asked, Failure) or not asked.grants_write:
-            return asked
-        return True
+        return True if isinstance(asked, Permission) and asked.grants_write else asked
 
     def untrusted(self, comment: FetchedComment) -> Untrusted | Failure | None:
         """``None`` when ``comment``'s author is trusted, :class:`Untrusted` when not, or the
         :class:`Failure` of asking (the run stops there). Never raises."""
-        verdict = self.verdict(comment.author)
+        author = comment.author
+        verdict = self.verdict(author)
         if verdict is True or isinstance(verdict, Failure):
             return None if verdict is True else verdict
-        permission = verdict if isinstance(verdict, Permission) else None
-        return Untrusted(
-            comment,
-            untrusted_message(comment.id, comment.author, self.policy, permission),
-            author_words(comment.author, permission),
-        )
+        message = untrusted_message(comment.id, author, self.policy, verdict)
+        return Untrusted(comment, message, author_words(author, verdict))
 
 
 #: How many passed-over comments a message names before it says how many there are.
@@ -229,12 +225,11 @@ def untrusted_edit(
         editor = Author(entry.editor, None)
         if author is not None and editor.matched_login == author and entry.editor is not None:
             continue  # the author's own edit: the author's verdict, already given
-        verdict = check.verdict(editor)
-        if verdict is True or isinstance(verdict, Failure):
-            if verdict is True:
-                continue
-            return verdict
-        permission = verdict if isinstance(verdict, Permission) else None
+        permission = check.verdict(editor)
+        if permission is True:
+            continue
+        if isinstance(permission, Failure):
+            return permission
         who = cut(entry.editor) if entry.editor else f"{DELETED_LOGIN}, a deleted account"
         asked = f" ({permission.words(entry.editor or DELETED_LOGIN)})" if permission else ""
         return UntrustedEdit(

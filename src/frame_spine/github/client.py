@@ -11,7 +11,7 @@ import functools
 import json
 from collections.abc import Callable, Iterator, Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor, wait
-from typing import Any, TypeVar
+from typing import Any, Concatenate, ParamSpec, TypeVar
 from urllib.parse import quote, urlencode
 
 import requests.utils
@@ -35,6 +35,7 @@ from .transport import Answer, Wire, WireError, unusable
 from .urls import Origin, graphql_url, normalised
 
 T = TypeVar("T")
+P = ParamSpec("P")
 #: SPEC 6.1's question: who edited these comments.
 EDITS_QUERY = (
     "query($ids: [ID!]!) { nodes(ids: $ids) { ... on IssueComment { id userContentEdits"
@@ -42,8 +43,6 @@ EDITS_QUERY = (
 )
 #: The most node ids GitHub takes in one request.
 MAX_NODES = 100
-#: Reads one answer: (body, content type, redirected) -> what it holds, or why not.
-Reader = Callable[[bytes | bytearray, str, bool], "T | Unusable"]
 
 
 def _next_link(fields: Mapping[str, str]) -> str | None:
@@ -54,9 +53,15 @@ def _next_link(fields: Mapping[str, str]) -> str | None:
     return None
 
 
-def read_answer(answer: Answer, read: Reader[T]) -> T:
-    """What ``answer`` holds, read by ``read``; an unusable answer is a :class:`WireError`."""
-    held = read(answer.body, answer.fields.get("content-type", ""), answer.redirected)
+def _read(
+    answer: Answer,
+    reader: Callable[Concatenate[bytes | bytearray, str, P], T | Unusable],
+    *args: P.args,
+    **kwargs: P.kwargs,
+) -> T:
+    """What ``answer`` holds, as ``reader(body, content type, *args)`` reads it; an unusable
+    answer is a :class:`WireError`."""
+    held = reader(answer.body, answer.fields.get("content-type", ""), *args, **kwargs)
     if isinstance(held, Unusable):
         raise unusable(held.detail, answer.fields)
     return held
@@ -83,18 +88,13 @@ class CommentFetcher:
         """Comment ``comment_id`` (``role``: ``plan`` or ``sibling``, for messages): the
         comment asked for, or the SPEC 6 failure. Never raises."""
         session, repository = self.session, self.repository
+        url = session.url(f"issues/comments/{comment_id}")
 
-        def read(body: bytes | bytearray, kind: str, redirected: bool) -> Any:
-            return read_comment(
-                body, kind, comment_id=comment_id, repository=repository, redirected=redirected
-            )
+        def ask(wire: Wire) -> FetchedComment:
+            answer = session.send(wire, url)
+            return _read(answer, read_comment, comment_id, repository, answer.redirected)
 
-        return session.request(
-            f"{role} comment {comment_id} in {repository}",
-            lambda wire: read_answer(
-                session.send(wire, session.url(f"issues/comments/{comment_id}")), read
-            ),
-        )
+        return session.request(f"{role} comment {comment_id} in {repository}", ask)
 
     def fetch_if_exists(self, comment_id: int, role: str) -> FetchedComment | Failure | None:
         """Like :meth:`fetch`, but a comment that is not there (404/410) is ``None`` (a
@@ -135,7 +135,7 @@ class CommentFetcher:
                 if refused and not is_rate_limited(failure):
                     return Permission(refused=failure.status)
                 raise
-            return read_answer(answer, lambda body, kind, _: read_permission(body, kind))
+            return _read(answer, read_permission)
 
         return session.request(f"the permission of {cut(login)} on {self.repository}", ask)
 
@@ -145,8 +145,7 @@ class CommentFetcher:
         raises."""
         found: dict[int, Edits | None] = {}
         for start in range(0, len(comments), MAX_NODES):
-            batch = comments[start : start + MAX_NODES]
-            got = self._edits(batch)
+            got = self._edits(comments[start : start + MAX_NODES])
             if isinstance(got, Failure):
                 return got
             found.update(got)
@@ -174,7 +173,7 @@ class CommentFetcher:
                     )
                 raise
             held = read_edits(answer.body, answer.fields.get("content-type", ""), ids)
-            if isinstance(held, Unusable):
+            if isinstance(held, Unusable):  # (three kinds of answer: _read cannot type them)
                 raise unusable(held.detail, answer.fields)
             return _graphql_failure(held, answer, what) if isinstance(held, GraphQLErrors) else held
 
@@ -195,10 +194,8 @@ class CommentFetcher:
         page by page: each page's comments, or a :class:`Failure` that ends it (SPEC 6, 11)."""
         repository = self.repository
 
-        def read(body: bytes | bytearray, kind: str, redirected: bool) -> Any:
-            return read_comment_page(
-                body, kind, repository=repository, issue_number=issue_number, redirected=redirected
-            )
+        def read(answer: Answer, redirected: bool) -> list[FetchedComment]:
+            return _read(answer, read_comment_page, repository, issue_number, redirected)
 
         return self._pages(path, what, parameters or {}, read)
 
@@ -206,11 +203,15 @@ class CommentFetcher:
         """The numbers of the repository's issues in ``state``, page by page (pull requests
         left out)."""
         return self._pages(
-            "issues", what, {"state": state}, lambda body, kind, _: read_issue_numbers(body, kind)
+            "issues", what, {"state": state}, lambda answer, _: _read(answer, read_issue_numbers)
         )
 
     def _pages(
-        self, path: str, what: str, parameters: dict[str, Any], read: Reader[list[T]]
+        self,
+        path: str,
+        what: str,
+        parameters: dict[str, Any],
+        read: Callable[[Answer, bool], list[T]],
     ) -> Iterator[list[T] | Failure]:
         """Follow ``rel="next"`` within the API's origin, holding one page at a time, never
         a page twice (SPEC 6)."""
@@ -222,24 +223,19 @@ class CommentFetcher:
         def page(wire: Wire, url: str) -> tuple[list[T], str | None, bool]:
             answer = session.send(wire, url)
             seen = answer.redirected or redirected
-            items = read_answer(answer, lambda body, kind, _: read(body, kind, seen))
+            items = read(answer, seen)
             link = _next_link(answer.fields)
             if link is None:
                 return items, None, seen
+            went = "a pagination link of the GitHub API"
+            broken = f"{went} is not a usable URL"
             following, at = wire.within(
-                answer.url,
-                link,
-                answer.fields,
-                "a pagination link of the GitHub API points to",
-                "a pagination link of the GitHub API is not a usable URL",
+                answer.url, link, answer.fields, f"{went} points to", broken
             )
             following = _page_key(following)
             if session.run.fetched_page(following):
-                raise unusable(
-                    "a pagination link of the GitHub API loops back to a page already fetched "
-                    f"({cut(at)!r})",
-                    answer.fields,
-                )
+                looped = f"{went} loops back to a page already fetched ({cut(at)!r})"
+                raise unusable(looped, answer.fields)
             return items, following, seen
 
         while url is not None:

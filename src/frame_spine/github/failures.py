@@ -67,40 +67,36 @@ def _through(detail: str, proxy: str | None) -> str:
     return f"{detail}, through the proxy {shown_proxy(proxy)}"
 
 
+def _words(causes: list[BaseException], table: _Causes) -> str | None:
+    """The words of the first row of ``table`` one of ``causes`` matches, or ``None``."""
+    return next(
+        (words for kinds, words in table if any(isinstance(c, kinds) for c in causes)), None
+    )
+
+
 def failure_of(
     exc: BaseException, deadline: Deadline, fields: Mapping[str, str], proxy: str | None = None
 ) -> RequestFailure:
     """What a transport exception means, in words (SPEC 6: no library exception text)."""
     causes = list(causes_of(exc))
-
-    def caused_by(*kinds: type[BaseException]) -> bool:
-        return any(isinstance(cause, kinds) for cause in causes)
-
     if deadline.passed:
         return RequestFailure("timeout", headers=fields)
-    final = final_failure(exc, shown_proxy(proxy) if proxy else None)  # not retried (SPEC 6)
+    final = final_failure(causes, shown_proxy(proxy) if proxy else None)  # not retried (SPEC 6)
     if final is not None:
         return RequestFailure("final", headers=fields, detail=final)
-    for kinds, words in _CONNECTION_CAUSES:
-        if caused_by(*kinds):
-            return RequestFailure("connection", headers=fields, detail=_through(words, proxy))
-    # urllib3's NewConnectionError is a ConnectTimeoutError too: it was handled above.
-    if caused_by(TimeoutError, requests.Timeout) or any(
-        isinstance(cause, urllib3.exceptions.TimeoutError)
+    connection = _words(causes, _CONNECTION_CAUSES)
+    if connection is not None:
+        return RequestFailure("connection", headers=fields, detail=_through(connection, proxy))
+    # urllib3's NewConnectionError is a ConnectTimeoutError too: it is no timeout.
+    if any(
+        isinstance(cause, TimeoutError | requests.Timeout | urllib3.exceptions.TimeoutError)
         and not isinstance(cause, urllib3.exceptions.NewConnectionError)
         for cause in causes
     ):
         return RequestFailure("timeout", headers=fields)
-    if caused_by(urllib3.exceptions.DecodeError):
-        encoding = fields.get("content-encoding", "")
-        return RequestFailure(
-            "malformed",
-            headers=fields,
-            detail=f"the GitHub API's answer is not valid {quoted(encoding)} compressed data",
-        )
-    detail = "the connection failed"
-    for kinds, words in _BROKEN_ANSWERS:
-        if caused_by(*kinds):
-            detail = words
-            break
-    return RequestFailure("connection", headers=fields, detail=_through(detail, proxy))
+    if any(isinstance(cause, urllib3.exceptions.DecodeError) for cause in causes):
+        encoding = quoted(fields.get("content-encoding", ""))
+        detail = f"the GitHub API's answer is not valid {encoding} compressed data"
+        return RequestFailure("malformed", headers=fields, detail=detail)
+    broken = _words(causes, _BROKEN_ANSWERS) or "the connection failed"
+    return RequestFailure("connection", headers=fields, detail=_through(broken, proxy))

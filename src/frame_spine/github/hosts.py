@@ -41,12 +41,7 @@ def is_public_api(api_url: str) -> bool:
         origin, path = Origin.of(api_url.strip())
     except ValueError:
         return False
-    return (origin.scheme, origin.host, origin.port, path.rstrip("/")) == (
-        "https",
-        "api.github.com",
-        443,
-        "",
-    )
+    return origin == Origin("https", "api.github.com", 443) and not path.rstrip("/")
 
 
 def github_host(api_url: str) -> str:
@@ -57,9 +52,7 @@ def github_host(api_url: str) -> str:
         host = Origin.of(api_url.strip())[0].host
     except ValueError:
         return ""
-    if host.startswith("api.") and host.endswith(TENANT_SUFFIX):
-        return host[len("api.") :]
-    return host
+    return host.removeprefix("api.") if host.endswith(TENANT_SUFFIX) else host
 
 
 def remote_hosts(api_url: str) -> frozenset[str]:
@@ -82,13 +75,6 @@ class RemoteRepository:
     repository: str
 
 
-def _owner_and_name(path: str) -> str | None:
-    parts = path.strip("/").removesuffix(".git").split("/")
-    if len(parts) != 2 or not all(parts):
-        return None
-    return "/".join(parts)
-
-
 def parse_remote(url: str) -> RemoteRepository | None:
     """Read the host and ``OWNER/NAME`` from a git remote URL (SPEC 9)."""
     text = url.strip()
@@ -106,8 +92,10 @@ def parse_remote(url: str) -> RemoteRepository | None:
         if scp is None:
             return None
         host, path = scp.group("host").lower(), scp.group("path")
-    repository = _owner_and_name(path)
-    return RemoteRepository(host, repository) if repository is not None else None
+    owner_and_name = path.strip("/").removesuffix(".git").split("/")
+    if len(owner_and_name) != 2 or not all(owner_and_name):
+        return None
+    return RemoteRepository(host, "/".join(owner_and_name))
 
 
 def shown_remote(url: str) -> str:

@@ -29,10 +29,9 @@ from ..core.utf8 import valid_utf8
 
 #: The path of an issue's API URL: ``[/api/v3]/repos/{owner}/{repo}/issues/{N}``.
 _ISSUE_PATH = re.compile(r"/repos/([^/]+/[^/]+)/issues/[0-9]{1,20}/?$", re.ASCII)
-_ANY_ISSUE_PATH = re.compile(r"/issues/[0-9]{1,20}/?$", re.ASCII)
-_UTF8_BOM = b"\xef\xbb\xbf"
-
+#: The end of an issue's API URL, ``/issues/{N}``.
 _ISSUE_URL = re.compile(r"/issues/([0-9]{1,20})/?$", re.ASCII)
+_UTF8_BOM = b"\xef\xbb\xbf"
 
 
 @dataclass(frozen=True, slots=True)
@@ -201,18 +200,18 @@ _EXPECTED = {
 }
 
 
+#: How a message names a JSON value's type (the first that matches; else an object).
+_JSON_TYPES = (
+    (type(None), "null"),
+    (bool, "true or false"),
+    (int | float, "a number"),
+    (str, "text"),
+    (list, "a list"),
+)
+
+
 def _json_type(value: Any) -> str:
-    if value is None:
-        return "null"
-    if isinstance(value, bool):
-        return "true or false"
-    if isinstance(value, int | float):
-        return "a number"
-    if isinstance(value, str):
-        return "text"
-    if isinstance(value, list):
-        return "a list"
-    return "an object"
+    return next((name for kind, name in _JSON_TYPES if isinstance(value, kind)), "an object")
 
 
 def _first_problem(exc: ValidationError) -> str:
@@ -278,7 +277,7 @@ def issue_url_problem(issue_url: str, repository: str, *, redirected: bool) -> s
     except ValueError:
         path = ""
     if redirected:
-        if _ANY_ISSUE_PATH.search(path):
+        if _ISSUE_URL.search(path):
             return None
         return f"its issue_url {quoted(issue_url)} is not the URL of an issue"
     match = _ISSUE_PATH.search(path)
@@ -315,7 +314,6 @@ def read_json(
 def read_comment(
     body: bytes | bytearray,
     content_type: str,
-    *,
     comment_id: int,
     repository: str,
     redirected: bool,
@@ -335,7 +333,6 @@ def read_comment(
 def read_comment_page(
     body: bytes | bytearray,
     content_type: str,
-    *,
     repository: str,
     issue_number: int | None,
     redirected: bool,

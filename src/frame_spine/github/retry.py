@@ -39,6 +39,23 @@ _LAST_SHOWN = datetime(9999, 12, 31, 23, 59, 59, tzinfo=UTC).timestamp()
 #: values are not quoted in messages.
 _REQUEST_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9:._-]{0,99}", re.ASCII)
 
+_NOT_FOUND = (
+    " was not found (HTTP {status}): check the comment id and repository, and that the token "
+    "can read the repository"
+)
+_ANSWERED = ": the GitHub API answered HTTP {status}{detail}"
+#: HTTP statuses that end a request at once, and how (SPEC 6 "HTTP failures become
+#: statuses"): the status and the message after the request's name.
+_GIVEN_UP = {
+    401: (Status.GH_AUTH_EXPIRED, ": the token is invalid or expired (HTTP 401{detail})"),
+    403: (
+        Status.GH_AUTH_EXPIRED,
+        ": permission denied (HTTP 403{detail}): the token lacks issues: read on the repository",
+    ),
+    404: (Status.COMMENT_NOT_FOUND, _NOT_FOUND),
+    410: (Status.COMMENT_NOT_FOUND, _NOT_FOUND),
+}
+
 FailureKind = Literal["http", "connection", "timeout", "malformed", "final"]
 
 
@@ -133,10 +150,7 @@ def request_id_note(headers: Mapping[str, str] | None) -> str:
 def is_rate_limited(failure: RequestFailure) -> bool:
     """Whether a failed request carries a rate-limit signal (SPEC 6): HTTP 429, or a
     ``x-ratelimit-remaining: 0``, a ``retry-after`` or "rate limit" in the message."""
-    return _is_rate_limited(failure, failure.headers or {})
-
-
-def _is_rate_limited(failure: RequestFailure, headers: Mapping[str, str]) -> bool:
+    headers = failure.headers or {}
     return (
         failure.status == 429
         or headers.get("x-ratelimit-remaining", "").strip() == "0"
@@ -181,63 +195,38 @@ def decide(failure: RequestFailure, context: RetryContext) -> RetryAfter | Failu
 
 def _decide(failure: RequestFailure, context: RetryContext) -> RetryAfter | Failure:
     """:func:`decide` without the request id."""
-    what, attempt, now = context.what, context.attempt, context.now
-    max_wait, timeout = context.max_wait, context.timeout
-    rate_limit_retries, rate_limit_waited = context.rate_limit_retries, context.rate_limit_waited
-    headers = failure.headers or {}
-    can_retry = attempt < MAX_ATTEMPTS
+    what, status = context.what, failure.status or 0
+    detail = f": {_short(failure.detail)}" if failure.detail else ""
     if failure.kind == "timeout":
-        return Failure(Status.ERROR, f"{what}: the GitHub API did not answer within {timeout:g} s")
+        return Failure(
+            Status.ERROR, f"{what}: the GitHub API did not answer within {context.timeout:g} s"
+        )
     if failure.kind in ("malformed", "final"):
         return Failure(Status.ERROR, f"{what}: {failure.detail}")
-    if failure.kind == "connection":
-        if can_retry:
-            return RetryAfter(BACKOFF_SECONDS[attempt - 1])
-        return Failure(
-            Status.ERROR,
-            f"{what}: cannot reach the GitHub API after {_ATTEMPTS_IN_WORDS} attempts "
-            f"({_short(failure.detail)})",
-        )
-    status = failure.status or 0
-    detail = f": {_short(failure.detail)}" if failure.detail else ""
-    if status in (404, 410):
-        return Failure(
-            Status.COMMENT_NOT_FOUND,
-            f"{what} was not found (HTTP {status}): check the comment id and repository, and "
-            "that the token can read the repository",
-        )
-    if status == 401:
-        return Failure(
-            Status.GH_AUTH_EXPIRED,
-            f"{what}: the token is invalid or expired (HTTP 401{detail})",
-        )
-    if status in (200, 403, 429) and _is_rate_limited(failure, headers):  # 200: GraphQL
-        seconds, clears_at = _rate_limit_wait(headers, now)
-        within_budget = rate_limit_waited + seconds <= max_wait
-        if within_budget and rate_limit_retries < MAX_RATE_LIMIT_RETRIES:
+    if failure.kind == "connection" or 500 <= status <= 599:
+        if context.attempt < MAX_ATTEMPTS:
+            return RetryAfter(BACKOFF_SECONDS[context.attempt - 1])
+        if failure.kind == "connection":
+            reason = _short(failure.detail)
+            message = f"cannot reach the GitHub API after {_ATTEMPTS_IN_WORDS} attempts ({reason})"
+        else:
+            message = f"the GitHub API answered HTTP {status} {_ATTEMPTS_IN_WORDS} times{detail}"
+        return Failure(Status.ERROR, f"{what}: {message}")
+    if status in (200, 403, 429) and is_rate_limited(failure):  # 200: GraphQL
+        seconds, clears_at = _rate_limit_wait(failure.headers or {}, context.now)
+        within_budget = context.rate_limit_waited + seconds <= context.max_wait
+        if within_budget and context.rate_limit_retries < MAX_RATE_LIMIT_RETRIES:
             return RetryAfter(seconds, rate_limit=True)
-        if not within_budget:
+        if within_budget:
             message = (
-                f"{what}: rate limited by the GitHub API until {_iso(clears_at)} (HTTP {status}; "
-                f"waiting {seconds:.0f} s more would exceed max-wait {max_wait:g} s)"
+                f"still rate limited by the GitHub API after {MAX_RATE_LIMIT_RETRIES} waits; "
+                f"it clears at {_iso(clears_at)}"
             )
         else:
             message = (
-                f"{what}: still rate limited by the GitHub API after "
-                f"{MAX_RATE_LIMIT_RETRIES} waits; it clears at {_iso(clears_at)}"
+                f"rate limited by the GitHub API until {_iso(clears_at)} (HTTP {status}; waiting "
+                f"{seconds:.0f} s more would exceed max-wait {context.max_wait:g} s)"
             )
-        return Failure(Status.GH_RATE_LIMITED, message)
-    if status == 403:
-        return Failure(
-            Status.GH_AUTH_EXPIRED,
-            f"{what}: permission denied (HTTP 403{detail}): the token lacks issues: read "
-            "on the repository",
-        )
-    if 500 <= status <= 599:
-        if can_retry:
-            return RetryAfter(BACKOFF_SECONDS[attempt - 1])
-        return Failure(
-            Status.ERROR,
-            f"{what}: the GitHub API answered HTTP {status} {_ATTEMPTS_IN_WORDS} times{detail}",
-        )
-    return Failure(Status.ERROR, f"{what}: the GitHub API answered HTTP {status}{detail}")
+        return Failure(Status.GH_RATE_LIMITED, f"{what}: {message}")
+    given_up, words = _GIVEN_UP.get(status, (Status.ERROR, _ANSWERED))
+    return Failure(given_up, what + words.format(status=status, detail=detail))

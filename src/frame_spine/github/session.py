@@ -9,11 +9,11 @@ decides. Why the wire is ours and not PyGithub's: docs/architecture.md, "Depende
 
 from __future__ import annotations
 
+import functools
 import os
 import threading
 import time
-from collections.abc import Callable, Iterator
-from contextlib import contextmanager
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -27,7 +27,7 @@ from .defaults import DEFAULT_MAX_WAIT, DEFAULT_TIMEOUT
 from .payloads import api_message
 from .request_log import RequestListener
 from .retry import RequestFailure, RetryContext, decide
-from .tls import Trust, TrustRefusal, for_api
+from .tls import Trust, TrustRefusal, resolve
 from .transport import Answer, Handler, Wire, WireError, WireRun
 from .urls import Origin, normalised
 
@@ -101,14 +101,14 @@ DEFAULT_HANDLER: Handler | None = None
 
 
 class ApiSession:
-    """The requests of one run: a wire per thread at a time (idle ones reused), retries,
-    and the run's shared state (requests counted, pages fetched, rate-limit waiting).
-    Thread-safe.
+    """The requests of one run: a wire per thread at a time (idle ones reused, with their
+    kept-alive connections), retries, and the run's shared state (requests counted, pages
+    fetched, rate-limit waiting). Thread-safe.
 
     Args:
         settings: the :class:`ApiSettings`.
-        sleep, clock, handler: as :data:`DEFAULT_SLEEP`, :data:`DEFAULT_CLOCK`,
-            :data:`DEFAULT_HANDLER` (the defaults when ``None``).
+        sleep, clock: as :data:`DEFAULT_SLEEP`, :data:`DEFAULT_CLOCK` (the defaults when
+            ``None``); the wire answers through :data:`DEFAULT_HANDLER`.
         on_request: called with each request's record (SPEC 8 debug logging).
     """
 
@@ -118,48 +118,23 @@ class ApiSession:
         *,
         sleep: Callable[[float], None] | None = None,
         clock: Callable[[], float] | None = None,
-        handler: Handler | None = None,
         on_request: RequestListener | None = None,
     ) -> None:
         self.settings = settings
         self._sleep = sleep if sleep is not None else DEFAULT_SLEEP
         self._clock = clock if clock is not None else DEFAULT_CLOCK
-        self._handler = handler if handler is not None else DEFAULT_HANDLER
+        self._handler = DEFAULT_HANDLER
         self._lock = threading.Lock()
         self._rate_limit_waited = 0.0
         self.run = WireRun(on_request)
-        self._trust = for_api(settings.api_url, os.environ)  # SPEC 6 TLS
+        https = settings.api_url.strip().lower().startswith("https:")
+        self._trust = resolve(os.environ) if https else None  # SPEC 6 TLS (none for plain http)
         self._idle: list[Wire] = []
         self._headers = request_headers(settings.token)
 
     def now(self) -> float:
         """The time on the session's clock, epoch seconds."""
         return self._clock()
-
-    def refused(self, what: str) -> Failure | None:
-        """The failure of a request about ``what`` that is never sent: certificates that
-        cannot be loaded (``error``), no token or one a header cannot carry
-        (``gh-auth-expired``)."""
-        if isinstance(self._trust, TrustRefusal):
-            return Failure(Status.ERROR, self._trust.refusal(what))
-        problem = self.settings.token_problem
-        return None if problem is None else Failure(Status.GH_AUTH_EXPIRED, problem.refusal(what))
-
-    @contextmanager
-    def connected(self) -> Iterator[Wire]:
-        """A wire for one thread at a time: an idle one (its kept-alive connection) or a
-        new one."""
-        with self._lock:
-            wire = self._idle.pop() if self._idle else None
-        if wire is None:
-            trust = self._trust if isinstance(self._trust, Trust) else None
-            settings = self.settings
-            wire = Wire(settings.api_url, settings.timeout, self.run, trust, self._handler)
-        try:
-            yield wire
-        finally:
-            with self._lock:
-                self._idle.append(wire)
 
     def url(self, path: str) -> str:
         """The URL of ``path`` under the repository."""
@@ -183,7 +158,8 @@ class ApiSession:
         """``attempt_once`` until it succeeds or SPEC 6's policy gives up: 5xx and
         connection attempts counted per request, rate-limit waits drawn from one
         ``max-wait`` for the run."""
-        attempt = rate_limit_retries = 0
+        attempt = retries = 0
+        settings = self.settings
         while True:
             try:
                 return attempt_once()
@@ -193,43 +169,42 @@ class ApiSession:
                 attempt += 1
             with self._lock:
                 waited = self._rate_limit_waited
-            settings = self.settings
+            now = self._clock()
             context = RetryContext(
-                what,
-                max(attempt, 1),
-                rate_limit_retries,
-                waited,
-                settings.max_wait,
-                settings.timeout,
-                self._clock(),
+                what, max(attempt, 1), retries, waited, settings.max_wait, settings.timeout, now
             )
             decision = decide(failure, context)
             if isinstance(decision, Failure):
                 return decision
             if decision.rate_limit:
-                rate_limit_retries += 1
+                retries += 1
                 with self._lock:
                     self._rate_limit_waited += decision.seconds
             self._sleep(decision.seconds)
 
     def request(self, what: str, attempt_once: Callable[[Wire], T]) -> T | Failure:
         """One request about ``what``, from refusal to the last retry: the value
-        ``attempt_once(wire)`` returns, or the :class:`Failure`. Never raises."""
-        refused = self.refused(what)
-        if refused is not None:
-            return refused
+        ``attempt_once(wire)`` returns, or the :class:`Failure`. Never raises. A request is
+        refused, never sent, when the certificates cannot be loaded (``error``) or there is
+        no token or one a header cannot carry (``gh-auth-expired``)."""
+        if isinstance(self._trust, TrustRefusal):
+            return Failure(Status.ERROR, f"{what}: {self._trust.message}: no request was made")
+        if self.settings.token_problem is not None:
+            return Failure(Status.GH_AUTH_EXPIRED, self.settings.token_problem.refusal(what))
+        with self._lock:
+            wire = self._idle.pop() if self._idle else None
         try:
-            with self.connected() as wire:
-                return self.retrying(what, lambda: attempt_once(wire))
+            if wire is None:
+                trust = self._trust if isinstance(self._trust, Trust) else None
+                settings = self.settings
+                wire = Wire(settings.api_url, settings.timeout, self.run, trust, self._handler)
+            return self.retrying(what, functools.partial(attempt_once, wire))
+        except DependencyChanged as exc:
+            return Failure(Status.ERROR, f"{what}: {exc}")
         except Exception as exc:  # a defect, never a network condition: no library text
-            return unexpected(what, exc)
-
-
-def unexpected(what: str, exc: Exception) -> Failure:
-    """A defect met while fetching, named by its class only (its text could quote anything);
-    a :class:`~frame_spine.github.deadline.DependencyChanged` by its own message."""
-    if isinstance(exc, DependencyChanged):
-        return Failure(Status.ERROR, f"{what}: {exc}")
-    return Failure(
-        Status.ERROR, f"{what}: the request failed unexpectedly ({exc.__class__.__name__})"
-    )
+            name = exc.__class__.__name__
+            return Failure(Status.ERROR, f"{what}: the request failed unexpectedly ({name})")
+        finally:
+            if wire is not None:
+                with self._lock:
+                    self._idle.append(wire)

@@ -66,6 +66,14 @@ _UNTRUSTED_WHY = {
     21: "its issuer is not among the trusted certificates",
 }
 
+#: Why a path cannot be read, by the error met (the first that matches).
+_OS_REASONS = (
+    (FileNotFoundError, "does not exist"),
+    (PermissionError, "cannot be read (permission denied)"),
+    (IsADirectoryError, "is a folder, not a file"),
+    (OSError, "cannot be read"),
+)
+
 
 @dataclass(frozen=True, slots=True)
 class Trust:
@@ -94,22 +102,6 @@ class TrustRefusal:
     variable: str
     message: str
 
-    def refusal(self, what: str) -> str:
-        """The ``error`` message for a request about ``what`` that is not sent."""
-        return f"{what}: {self.message}: no request was made"
-
-
-def for_api(api_url: str, environ: Mapping[str, str]) -> Trust | TrustRefusal | None:
-    """:func:`resolve` for an ``https`` ``api-url``; ``None`` for plain http (a loopback
-    fake: no certificate is verified, and no CA variable matters)."""
-    if not api_url.strip().lower().startswith("https:"):
-        return None
-    return resolve(environ)
-
-
-def _shown(path: str) -> str:
-    return quoted(" ".join(path.split()))
-
 
 def _docker_hint(path: str, environ: Mapping[str, str]) -> str:
     """In the Docker action only the workspace is shared with the container (SPEC 6)."""
@@ -124,54 +116,43 @@ def _docker_hint(path: str, environ: Mapping[str, str]) -> str:
     )
 
 
-def _unreadable(variable: str, path: str, why: str, environ: Mapping[str, str]) -> TrustRefusal:
-    message = (
-        f"the TLS certificates cannot be loaded: {variable} names {_shown(path)}, which {why}"
-        + _docker_hint(path, environ)
-    )
-    return TrustRefusal(variable, message)
-
-
-def _os_reason(error: OSError) -> str:
-    if isinstance(error, FileNotFoundError):
-        return "does not exist"
-    if isinstance(error, PermissionError):
-        return "cannot be read (permission denied)"
-    if isinstance(error, NotADirectoryError):
-        return "does not exist (a part of it is not a folder)"
-    return "cannot be read"
-
-
-def _check_file(variable: str, path: str, environ: Mapping[str, str]) -> TrustRefusal | None:
-    """``None`` when ``path`` is a readable file holding at least one PEM certificate."""
+def _problem(path: str, folder: bool) -> str | None:
+    """Why ``path`` is not a folder that can be listed (``folder``), or not a readable file
+    holding at least one PEM certificate; ``None`` when it is."""
     try:
+        if folder:
+            os.listdir(path)
+            return None
         with open(path, "rb") as handle:
-            data = handle.read()
-    except IsADirectoryError:
-        return _unreadable(variable, path, "is a folder, not a file", environ)
+            text = handle.read().decode("ascii", "replace")
+    except NotADirectoryError:
+        if os.path.exists(path):
+            return "is a file, not a folder"
+        return "does not exist (a part of it is not a folder)"
     except OSError as error:
-        return _unreadable(variable, path, _os_reason(error), environ)
+        return next(why for kind, why in _OS_REASONS if isinstance(error, kind))
     try:  # (cadata "" would load the system's certificates instead)
-        text = data.decode("ascii", "replace")
         loaded = ssl.create_default_context(cadata=text) if text.strip() else None
     except (ssl.SSLError, ValueError):
         loaded = None
     if loaded is None or not loaded.cert_store_stats()["x509"]:
-        return _unreadable(variable, path, "holds no PEM certificate", environ)
+        return "holds no PEM certificate"
     return None
 
 
-def _check_folder(variable: str, path: str, environ: Mapping[str, str]) -> TrustRefusal | None:
-    """``None`` when ``path`` is a folder that can be listed."""
-    try:
-        os.listdir(path)
-    except NotADirectoryError as error:
-        if os.path.exists(path):
-            return _unreadable(variable, path, "is a file, not a folder", environ)
-        return _unreadable(variable, path, _os_reason(error), environ)
-    except OSError as error:
-        return _unreadable(variable, path, _os_reason(error), environ)
-    return None
+def _refusal(
+    variable: str, path: str, folder: bool, environ: Mapping[str, str]
+) -> TrustRefusal | None:
+    """The refusal naming ``variable`` when ``path`` cannot be used (:func:`_problem`)."""
+    why = _problem(path, folder)
+    if why is None:
+        return None
+    shown = quoted(" ".join(path.split()))
+    message = (
+        f"the TLS certificates cannot be loaded: {variable} names {shown}, which {why}"
+        + _docker_hint(path, environ)
+    )
+    return TrustRefusal(variable, message)
 
 
 def _has_certificates(cafile: str, capath: str) -> bool:
@@ -199,29 +180,24 @@ def resolve(
         path = environ.get(variable, "")
         if not path:
             continue
-        is_folder = os.path.isdir(path)
-        refused = (_check_folder if is_folder else _check_file)(variable, path, environ)
+        folder = os.path.isdir(path)
+        refused = _refusal(variable, path, folder, environ)
         if refused is not None:
             return refused
         context = ssl.create_default_context(
-            cafile=None if is_folder else path, capath=path if is_folder else None
+            cafile=None if folder else path, capath=path if folder else None
         )
         return Trust(context, f"{variable}={path}")
+    cafile, capath = (environ.get(name, "") for name in OPENSSL_VARIABLES)
+    checked = [("SSL_CERT_FILE", cafile, False)]
+    checked += [("SSL_CERT_DIR", folder, True) for folder in capath.split(os.pathsep)]
+    for variable, path, folder in checked:
+        if path and (refused := _refusal(variable, path, folder, environ)):
+            return refused
+    named = [f"{name}={environ[name]}" for name in OPENSSL_VARIABLES if environ.get(name)]
     if system is None:
         defaults = ssl.get_default_verify_paths()
         system = (defaults.openssl_cafile, defaults.openssl_capath)
-    cafile = environ.get("SSL_CERT_FILE", "")
-    capath = environ.get("SSL_CERT_DIR", "")
-    if cafile and (refused := _check_file("SSL_CERT_FILE", cafile, environ)):
-        return refused
-    for folder in capath.split(os.pathsep) if capath else ():
-        if folder and (refused := _check_folder("SSL_CERT_DIR", folder, environ)):
-            return refused
-    named = [
-        f"{name}={value}"
-        for name, value in zip(OPENSSL_VARIABLES, (cafile, capath), strict=True)
-        if value
-    ]
     cafile = cafile or system[0]
     capath = capath or system[1]
     if not named and not _has_certificates(cafile, capath):
@@ -270,25 +246,25 @@ def _certificate_words(error: ssl.SSLCertVerificationError) -> str:
     )
 
 
-def final_failure(exc: BaseException, proxy: str | None) -> str | None:
-    """The words of a failure that retrying cannot mend, or ``None`` (SPEC 6 TLS)."""
-    causes = list(causes_of(exc))
+def final_failure(causes: list[BaseException], proxy: str | None) -> str | None:
+    """The words of a failure that retrying cannot mend, from a transport exception's
+    :func:`causes_of`, or ``None`` (SPEC 6 TLS)."""
     for cause in causes:
         if isinstance(cause, ssl.SSLCertVerificationError):
             return _certificate_words(cause)
     for cause in causes:
         if isinstance(cause, http.client.LineTooLong):
-            return (
-                "the answer has a header line over 64 KiB: check that api-url names the "
-                "GitHub API, and any proxy in between (HTTPS_PROXY, NO_PROXY)"
-            )
-        if isinstance(cause, http.client.HTTPException) and str(cause).startswith(
+            answer = "a header line over 64 KiB"
+        elif isinstance(cause, http.client.HTTPException) and str(cause).startswith(
             _TOO_MANY_HEADERS
         ):
-            return (
-                "the answer has more than 100 headers: check that api-url names the GitHub "
-                "API, and any proxy in between (HTTPS_PROXY, NO_PROXY)"
-            )
+            answer = "more than 100 headers"
+        else:
+            continue
+        return (
+            f"the answer has {answer}: check that api-url names the GitHub API, and any proxy "
+            "in between (HTTPS_PROXY, NO_PROXY)"
+        )
     for cause in causes:
         match = _TUNNEL_REFUSED.search(str(cause)) if type(cause) is OSError else None
         if match is None or match.group(1) not in ("403", "407"):

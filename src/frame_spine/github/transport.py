@@ -17,7 +17,7 @@ import time
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
-from urllib.parse import urljoin, urlsplit
+from urllib.parse import urljoin
 
 import requests
 import requests.utils
@@ -38,6 +38,7 @@ MAX_BODY_BYTES = 32 * 1024 * 1024
 MAX_REDIRECTS = 3
 REDIRECT_STATUSES = frozenset({301, 302, 307, 308})
 _CHUNK = 256 * 1024
+_TOO_LARGE = "the GitHub API's answer is larger than 32 MiB"
 
 
 @dataclass(frozen=True, slots=True)
@@ -122,6 +123,7 @@ def _no_netrc(request: requests.PreparedRequest) -> requests.PreparedRequest:
     return request
 
 
+@dataclass(frozen=True, slots=True)
 class Answer:
     """One final answer (no redirect).
 
@@ -131,21 +133,11 @@ class Answer:
         url: the URL that answered. redirected: whether a redirect led there.
     """
 
-    __slots__ = ("body", "fields", "redirected", "status", "url")
-
-    def __init__(
-        self,
-        status: int,
-        fields: dict[str, str],
-        body: bytes | bytearray,
-        url: str,
-        redirected: bool,
-    ) -> None:
-        self.status = status
-        self.fields = fields
-        self.body = body
-        self.url = url
-        self.redirected = redirected
+    status: int
+    fields: dict[str, str]
+    body: bytes | bytearray
+    url: str
+    redirected: bool
 
 
 class Wire:
@@ -173,9 +165,8 @@ class Wire:
         self._handler = handler
         self._session = requests.Session()
         self._session.auth = _no_netrc
-        adapter = WatchedAdapter(pool_connections=1, pool_maxsize=1)
-        if trust is not None:  # SPEC 6 TLS: the certificates the environment names
-            adapter = TrustingAdapter(trust, pool_connections=1, pool_maxsize=1)
+        pools = {"pool_connections": 1, "pool_maxsize": 1}  # SPEC 6 TLS: the trust, if any
+        adapter = WatchedAdapter(**pools) if trust is None else TrustingAdapter(trust, **pools)
         self._session.mount("http://", adapter)
         self._session.mount("https://", adapter)
 
@@ -227,12 +218,9 @@ class Wire:
 
     def _follow(self, url: str, fields: dict[str, str], chain: list[str]) -> str:
         """The next URL of a redirect, or a :class:`WireError` saying why it is not followed."""
+        went = "the GitHub API redirected to"
         target, path = self.within(
-            url,
-            fields["location"],
-            fields,
-            "the GitHub API redirected to",
-            "the GitHub API redirected to an unusable location",
+            url, fields["location"], fields, went, f"{went} an unusable location"
         )
         if target in chain or self._run.fetched_page(target):
             raise unusable(f"the GitHub API redirected in a loop (back to {quoted(path)})", fields)
@@ -252,29 +240,21 @@ class Wire:
         return settings
 
     def _send(self, request: Exchange, seconds: float, settings: Any) -> requests.Response:
-        """Send through the session's adapter with ``settings`` (:meth:`_environment`), but no
-        redirect is even prepared (``Session.send`` would parse a ``Location`` and raise on a
-        broken one) and no cookie is kept."""
-        session = self._session
-        url = request.url
-        prepared = session.prepare_request(
-            requests.Request(request.method, url, headers=dict(request.headers), data=request.body)
-        )
-        return session.get_adapter(url).send(
-            prepared,
-            stream=True,
-            timeout=(seconds, seconds),
-            verify=settings["verify"],
-            cert=settings["cert"],
-            proxies=settings["proxies"],
-        )
+        """Send through the session's adapter with ``settings`` (:meth:`_environment`: the
+        arguments ``Session.send`` would add), but no redirect is even prepared
+        (``Session.send`` would parse a ``Location`` and raise on a broken one) and no cookie
+        is kept."""
+        headers = dict(request.headers)
+        built = requests.Request(request.method, request.url, headers=headers, data=request.body)
+        prepared = self._session.prepare_request(built)
+        adapter = self._session.get_adapter(request.url)
+        return adapter.send(prepared, timeout=(seconds, seconds), **settings)
 
     def _hop(
         self, request: Exchange, deadline: Deadline
     ) -> tuple[int, dict[str, str], bytes | bytearray]:
-        """One request and its whole answer (body capped), within the deadline."""
-        if self._handler is not None:
-            return self._handled(self._handler, request)
+        """One request and its whole answer (body capped), within the deadline (a
+        :data:`Handler`'s answer as it comes); counted and reported."""
         url = request.url
         self._run.count()
         started = time.perf_counter()
@@ -282,17 +262,22 @@ class Wire:
         fields: dict[str, str] = {}
         proxy: str | None = None
         try:
+            if self._handler is not None:
+                reply = self._handler(request)
+                status, fields = reply.status, _lowered(reply.headers)
+                if len(reply.body) > MAX_BODY_BYTES:
+                    raise unusable(_TOO_LARGE, fields)
+                return status, fields, reply.body
             if deadline.passed:
                 raise WireError(RequestFailure("timeout"))
             settings = self._environment(url)
             proxy = requests.utils.select_proxy(url, settings["proxies"])
-            remaining = deadline.remaining()
             armed = CURRENT_DEADLINE.set(deadline)
             try:
-                response = self._send(request, remaining, settings)
+                response = self._send(request, deadline.remaining(), settings)
                 try:
                     status = answered = response.status_code
-                    fields = {name.lower(): value for name, value in response.headers.items()}
+                    fields = _lowered(response.headers)
                     body = _read_capped(response.raw, fields)
                 except BaseException:
                     response.close()  # the connection is not reused
@@ -315,7 +300,7 @@ class Wire:
             self._run.report(
                 RequestRecord(
                     method=request.method,
-                    path=_path_of(url),
+                    path=url.removeprefix(self.origin.url("")),  # every hop is at the origin
                     status=status,
                     milliseconds=(time.perf_counter() - started) * 1000,
                     rate_limit_remaining=fields.get("x-ratelimit-remaining"),
@@ -324,25 +309,9 @@ class Wire:
             )
         return answered, fields, body
 
-    def _handled(self, handler: Handler, request: Exchange) -> tuple[int, dict[str, str], bytes]:
-        """One request answered by ``handler``, counted, recorded and capped alike."""
-        self._run.count()
-        started = time.perf_counter()
-        reply = handler(request)
-        fields = {name.lower(): value for name, value in reply.headers.items()}
-        self._run.report(
-            RequestRecord(
-                request.method,
-                _path_of(request.url),
-                reply.status,
-                (time.perf_counter() - started) * 1000,
-                fields.get("x-ratelimit-remaining"),
-                fields.get("x-github-request-id"),
-            )
-        )
-        if len(reply.body) > MAX_BODY_BYTES:
-            raise unusable("the GitHub API's answer is larger than 32 MiB", fields)
-        return reply.status, fields, reply.body
+
+def _lowered(headers: Mapping[str, str]) -> dict[str, str]:
+    return {name.lower(): value for name, value in headers.items()}
 
 
 def _read_capped(raw: urllib3.BaseHTTPResponse, fields: Mapping[str, str]) -> bytearray:
@@ -350,7 +319,7 @@ def _read_capped(raw: urllib3.BaseHTTPResponse, fields: Mapping[str, str]) -> by
     (urllib3 decompresses at most what each read asks for, so a small answer that inflates
     to gigabytes is stopped after 32 MiB)."""
     declared = fields.get("content-length", "").strip()
-    too_large = unusable("the GitHub API's answer is larger than 32 MiB", fields)
+    too_large = unusable(_TOO_LARGE, fields)
     plain = "content-encoding" not in fields and declared.isascii() and declared.isdigit()
     if plain and len(declared) < 20 and int(declared) > MAX_BODY_BYTES:
         raise too_large
@@ -360,8 +329,3 @@ def _read_capped(raw: urllib3.BaseHTTPResponse, fields: Mapping[str, str]) -> by
         if len(body) > MAX_BODY_BYTES:
             raise too_large
     return body
-
-
-def _path_of(url: str) -> str:
-    parts = urlsplit(url)
-    return parts.path + (f"?{parts.query}" if parts.query else "")

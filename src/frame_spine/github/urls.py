@@ -63,11 +63,7 @@ def hidden_parts(value: str) -> tuple[str, ...]:
     be quoted. Judged on the characters alone: the value need not parse. Never raises."""
     before_fragment, fragment, _ = value.partition("#")
     before_query, query, _ = before_fragment.partition("?")
-    parts = (
-        (USERINFO, "@" in before_query),
-        (QUERY, bool(query)),
-        (FRAGMENT, bool(fragment)),
-    )
+    parts = ((USERINFO, "@" in before_query), (QUERY, bool(query)), (FRAGMENT, bool(fragment)))
     return tuple(name for name, present in parts if present)
 
 
