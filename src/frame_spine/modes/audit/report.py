@@ -20,7 +20,7 @@ def report(step: StepContext) -> StepReport:
     """Audit a repository for the action (SPEC 11, 8)."""
     target = parse_inputs(AuditTarget, step.resolved_inputs())
     if isinstance(target, Failure):
-        audit = AuditReport.of_failure(target, step.repository())
+        audit = AuditReport.of_failure(target, repository=step.repository())
     else:
         audit = audit_online(target, step.fetcher(target))
     return _step_report(step, audit)

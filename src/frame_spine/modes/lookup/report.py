@@ -12,8 +12,9 @@ from ...step.context import StepContext, link_of
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
 from ...step.workspace import WriteRefused
 from ...workflow_commands import json_line
+from .. import Online
 from .models import LookupResult, parse_online_inputs
-from .online import OnlineLookup, lookup_online
+from .online import lookup_online
 from .render import lookup_summary, result_dict
 
 
@@ -22,7 +23,7 @@ def report(step: StepContext) -> StepReport:
     settings = step.settings
     validated = parse_online_inputs(step.resolved_inputs())
     if isinstance(validated, Failure):  # the log line names the step and comment as given
-        refused = OnlineLookup(LookupResult.of_failure(validated))
+        refused = Online(LookupResult.of_failure(validated))
         given = step.inputs
         plan_id, step_id = given.get("plan-comment-id") or None, given.get("step-id") or None
         return lookup_report(refused, settings, plan_comment_id=plan_id, log_step_id=step_id)
@@ -47,7 +48,7 @@ def report(step: StepContext) -> StepReport:
             )
     if failure is not None:  # the other outputs (slice, timestamps, digest) stay set
         failed = result.model_copy(update={"status": Status.ERROR, "message": failure})
-        outcome = OnlineLookup(failed, outcome.plan, outcome.sibling)
+        outcome = Online(failed, outcome.plan, outcome.sibling)
     dispatched = (
         result.current_generated_at if request.generated_at == "current" else request.generated_at
     )
@@ -103,7 +104,7 @@ def _given(comment_id: int | str | None) -> CommentLink | None:
 
 
 def lookup_report(
-    outcome: OnlineLookup,
+    outcome: Online[LookupResult],
     settings: StepSettings,
     *,
     repository: str | None = None,

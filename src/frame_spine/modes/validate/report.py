@@ -13,19 +13,20 @@ from ...validation.dispatch import Dispatch, DispatchRequest, as_outputs
 from ...validation.findings import where
 from ...validation.models import Severity, ValidationResult, parse_target
 from ...workflow_commands import json_line
-from .online import OnlineValidation, validate_online
+from .. import Online
+from .online import validate_online
 from .render import validation_dict, validation_summary
 
 
-def _validated(step: StepContext) -> tuple[OnlineValidation, str | None]:
+def _validated(step: StepContext) -> tuple[Online[ValidationResult], str | None]:
     """Inputs -> fetch (or discover) -> validate -> the matrix; and the repository (``None``
     when the inputs were refused)."""
     target = parse_target(step.resolved_inputs())
     if isinstance(target, Failure):
-        return OnlineValidation(ValidationResult.of_failure(target)), None
+        return Online(ValidationResult.of_failure(target)), None
     request = parse_inputs(DispatchRequest, step.inputs)
     if isinstance(request, Failure):
-        return OnlineValidation(ValidationResult.of_failure(request)), None
+        return Online(ValidationResult.of_failure(request)), None
     fetcher = step.fetcher(target)
     return validate_online(target, fetcher, request.completed_steps), target.repository
 
