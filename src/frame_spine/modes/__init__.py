@@ -5,7 +5,7 @@ decide), ``render`` (JSON, text, summary), ``report`` (the action's step) and ``
 
 This module is where the command line and the action load a mode, lazily: a lookup never
 imports validate, audit or render; and what the modes share: a result's exit code and failure,
-an online outcome. A new mode is a folder with those files and an entry in
+an online outcome, the ``result`` output. A new mode is a folder with those files and an entry in
 :data:`frame_spine.inputs.MODES` (and its inputs and outputs in ``action.yml``).
 """
 
@@ -17,7 +17,9 @@ from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVa
 
 from pydantic import BaseModel, ConfigDict
 
+from ..core.utf8 import utf8_size
 from ..inputs import MODES as MODES
+from ..workflow_commands import json_line
 
 if TYPE_CHECKING:
     from ..console import Command
@@ -55,6 +57,20 @@ class Online(Generic[R]):
     result: R
     plan: FetchedComment | None = None
     sibling: FetchedComment | None = None
+
+
+def result_output(shown: dict[str, Any], *bulky: str) -> str:
+    """``shown`` as the ``result`` output (SPEC 8): while over the output limit, the next of the
+    ``bulky`` keys leaves ``shown`` for a ``<key>_omitted`` key (its item count, or ``true``)."""
+    from ..step.report import OUTPUT_LIMIT
+
+    text = json_line(shown)
+    for key in bulky:
+        if key in shown and utf8_size(text) > OUTPUT_LIMIT:
+            value = shown.pop(key)
+            shown[f"{key}_omitted"] = len(value) if isinstance(value, list) else True
+            text = json_line(shown)
+    return text
 
 
 class ReportModule(Protocol):

@@ -11,8 +11,7 @@ from ...markdown import CommentLink, escape_cell
 from ...step.context import StepContext, link_of
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
 from ...step.workspace import WriteRefused
-from ...workflow_commands import json_line
-from .. import Online
+from .. import Online, result_output
 from .models import LookupResult, parse_online_inputs
 from .online import lookup_online
 from .render import lookup_summary, result_dict
@@ -62,17 +61,6 @@ def report(step: StepContext) -> StepReport:
         dispatched_generated_at=dispatched,
         slice_path=slice_path,
     )
-
-
-def _result_output(result: LookupResult, slice_fits: bool) -> str:
-    """The ``result`` output: without the slice (``slice_omitted``) over the output limit."""
-    shown = result_dict(result)
-    text = json_line(shown)
-    if "slice" in shown and (not slice_fits or utf8_size(text) > OUTPUT_LIMIT):
-        del shown["slice"]
-        shown["slice_omitted"] = True
-        text = json_line(shown)
-    return text
 
 
 def _annotations(
@@ -125,7 +113,7 @@ def lookup_report(
         result.status,
         result.exit_code,
         result.message,
-        _result_output(result, slice_fits),
+        result_output(result_dict(result), "slice"),
         slice=slice_text if slice_fits else "",
         slice_path=slice_path or "",
         step_id=result.step_id or step_id or "",
