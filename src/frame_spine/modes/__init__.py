@@ -49,6 +49,13 @@ class ModeResult(BaseModel):
         """The result of a run that stopped at ``failure`` (``known``: other fields)."""
         return cls(status=failure.status, message=failure.message, **known)
 
+    def shown(self, *when_set: str) -> dict[str, Any]:
+        """The result as a JSON object, the keys ``when_set`` only when not ``None``."""
+        dumped = self.model_dump(mode="json")
+        return {
+            key: value for key, value in dumped.items() if value is not None or key not in when_set
+        }
+
 
 @dataclass(frozen=True, slots=True)
 class Online(Generic[R]):
