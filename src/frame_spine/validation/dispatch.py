@@ -4,7 +4,7 @@ walk is Kahn's algorithm with a heap of ranks: O((steps + edges) log steps), ite
 from __future__ import annotations
 
 import heapq
-from collections.abc import Collection, Mapping, Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 
 from pydantic import BaseModel, ConfigDict
@@ -190,10 +190,9 @@ def plan_dispatch(
     return matrix(found, ids, completed) if isinstance(found, CurrentSpine) else Dispatch()
 
 
-def as_outputs(dispatch: Dispatch) -> Mapping[str, object]:
+def as_outputs(dispatch: Dispatch) -> dict[str, object]:
     """The JSON values of the action's ``steps``, ``waves`` and ``ready`` outputs."""
-    shown = dispatch.model_dump(mode="json")
-    return {"steps": shown["steps"], "waves": shown["waves"], "ready": shown["ready"]}
+    return dispatch.model_dump(mode="json")
 
 
 class DispatchRequest(Inputs):

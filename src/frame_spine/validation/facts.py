@@ -46,12 +46,6 @@ class PlanFacts:
         return self.spines[0][0] if self.spines else "plan"
 
     @property
-    def spineless_by_design(self) -> bool:
-        """A spineless variant, or ``spine-omitted: plan-too-small``."""
-        spineless = any(value in SPINELESS_VARIANTS for _line, value in self.variants)
-        return spineless or self.omitted_line is not None
-
-    @property
     def unknown_variants(self) -> tuple[tuple[int, str], ...]:
         """The ``plan-variant:`` lines whose value is neither ``brief`` nor ``goal-contract``."""
         return tuple(item for item in self.variants if item[1] not in SPINELESS_VARIANTS)

@@ -158,19 +158,10 @@ def notice(code: Code, message: str, **where: Any) -> Finding:
     return _finding(Severity.NOTICE, code, message, **where)
 
 
-def at_block(
-    code: Code,
-    message: str,
-    comment: str,
-    block: Block,
-    *,
-    step: str | None = None,
-    port: str | None = None,
-) -> Finding:
-    """A finding of ``code``, with its own severity, at a block's head line."""
-    return _finding(
-        code.severity, code, message, comment=comment, line=block.head_line, step=step, port=port
-    )
+def at_block(code: Code, message: str, comment: str, block: Block, **where: str | None) -> Finding:
+    """A finding of ``code``, with its own severity, at a block's head line (``where``: step,
+    port)."""
+    return _finding(code.severity, code, message, comment=comment, line=block.head_line, **where)
 
 
 def result_of(findings: Iterable[Finding]) -> ValidationResult:

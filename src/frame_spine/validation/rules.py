@@ -65,8 +65,7 @@ def spine_count_rule(facts: PlanFacts) -> list[Finding]:
     ``multiple-spines``."""
     found = []
     comments = facts.comments
-    expected = not facts.spineless_by_design and not facts.unknown_variants
-    if expected and not comments.holds_spine_head():
+    if not facts.variants and facts.omitted_line is None and not comments.holds_spine_head():
         found.append(error(Code.MISSING_SPINE, missing_spine_message(comments), comment="plan"))
     for comment, block in facts.spines[1:]:
         message = f"another frame-spine block at line {block.head_line}; exactly one is allowed"
@@ -133,8 +132,9 @@ def grammar_rule(facts: PlanFacts) -> list[Finding]:
         message, line = problem.message, problem.line
         if line is not None:
             message += ": " + repr(text_lines[line - 1].strip()[:120])
-        line = line if line is not None else block.head_line
-        found.append(error(Code.INVALID_SPINE, message, comment=comment, line=line))
+        found.append(
+            error(Code.INVALID_SPINE, message, comment=comment, line=line or block.head_line)
+        )
     return found
 
 

@@ -106,17 +106,17 @@ def slice_block_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
 
 def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     """``unrouted-step`` and ``terminal-mismatch``."""
-    comment = facts.spine_comment
     routed = {token.step for route in spine.ports for token in route.tokens}
     terminal = {token.step for route in spine.ports for token in route.tokens if token.terminal}
     found = []
+
+    def add(code: Code, message: str, line: int, step: str) -> None:
+        found.append(warning(code, message, comment=facts.spine_comment, line=line, step=step))
+
     for entry in spine.slices:
         step = entry.step
         if step not in routed:
-            message = f"no port routes to step {step}"
-            found.append(
-                warning(Code.UNROUTED_STEP, message, comment=comment, line=entry.line, step=step)
-            )
+            add(Code.UNROUTED_STEP, f"no port routes to step {step}", entry.line, step)
         if entry.terminal is False and step in terminal:
             message = f"a port token marks {step} #terminal, but the spine says terminal: false"
         elif entry.terminal is True and step not in terminal:
@@ -125,10 +125,7 @@ def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
             )
         else:
             continue
-        line = entry.property_lines.get("terminal", entry.line)
-        found.append(
-            warning(Code.TERMINAL_MISMATCH, message, comment=comment, line=line, step=step)
-        )
+        add(Code.TERMINAL_MISMATCH, message, entry.property_lines.get("terminal", entry.line), step)
     return found
 
 

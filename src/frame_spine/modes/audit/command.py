@@ -43,7 +43,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     target = parse_inputs(AuditTarget, console.api_inputs(args))
     if isinstance(target, Failure):
-        report = AuditReport.of_failure(target, str(args.repo))
+        report = AuditReport.of_failure(target, repository=str(args.repo))
     else:
         report = audit_online(target, console.fetcher(target, args))
     console.print_result(args.format, report, audit_json, audit_text)

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from enum import StrEnum
 
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, Field
 
-from ...core.status import Failure, Status
+from ...core.status import Status
 from ...inputs import ApiTarget, IssueState, Since
+from .. import ModeResult
 
 
 class AuditStatus(StrEnum):
@@ -56,33 +57,21 @@ class AuditedPlan(BaseModel):
     message: str | None = None
 
 
-class AuditReport(BaseModel):
+class AuditReport(ModeResult):
     """The audit of one repository (SPEC 11): ``requests`` counts the GETs made, ``since``
     is the listing's start (a duration resolved)."""
 
-    model_config = ConfigDict(frozen=True)
+    EXIT_ZERO = (AuditStatus.CLEAN,)
 
     status: AuditStatus | Status
     repository: str
-    requests: int
+    requests: int = 0
     plans: tuple[AuditedPlan, ...] = ()
-    counts: dict[str, int] = {}
+    counts: dict[str, int] = Field(default_factory=dict)
     untrusted_plan_comments: int = 0
     hidden_plan_comments: int = 0
     since: str | None = None
     message: str | None = None
-
-    @property
-    def exit_code(self) -> int:
-        """0 when clean, else 1 (SPEC 11)."""
-        return 0 if self.status == AuditStatus.CLEAN else 1
-
-    @classmethod
-    def of_failure(cls, failure: Failure, repository: str, requests: int = 0) -> AuditReport:
-        """An audit that could not run to the end."""
-        return cls(
-            status=failure.status, repository=repository, requests=requests, message=failure.message
-        )
 
 
 class AuditTarget(ApiTarget):

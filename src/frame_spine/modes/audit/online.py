@@ -21,17 +21,17 @@ def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
     ``undetermined``."""
     repository = target.repository
     since = resolved_since(target.since, fetcher.session.now())
-    listing = _listed(target, since, fetcher)
-    if isinstance(listing, Failure):
-        return AuditReport.of_failure(listing, repository, fetcher.requests_made)
+    listed = _listed(target, since, fetcher)
+    if isinstance(listed, Failure):
+        return AuditReport.of_failure(listed, repository=repository, requests=fetcher.requests_made)
     authors = AuthorCheck(target.trusted_authors, fetcher)
-    walked = _walked(listing, authors, fetcher)
+    walked = _walked(listed, authors, fetcher)
     if isinstance(walked, Failure):
-        return AuditReport.of_failure(walked, repository, fetcher.requests_made)
+        return AuditReport.of_failure(walked, repository=repository, requests=fetcher.requests_made)
     rows, chosen, checks, passed, hidden = walked
     judged = _judge_edits(chosen, checks, None if target.trusted_authors.trust_all else fetcher)
     if isinstance(judged, Failure):
-        return AuditReport.of_failure(judged, repository, fetcher.requests_made)
+        return AuditReport.of_failure(judged, repository=repository, requests=fetcher.requests_made)
     chosen = judged[0][::-1]
     rows += judged[1]
     while chosen:  # one plan read at a time, each let go as its row is made

@@ -21,11 +21,7 @@ from .models import AuditReport, AuditState
 
 def audit_dict(report: AuditReport) -> dict[str, Any]:
     """The report as a JSON object (``since`` and ``message`` only when set)."""
-    shown = report.model_dump(mode="json")
-    for key in ("since", "message"):
-        if shown[key] is None:
-            del shown[key]
-    return shown
+    return report.shown("since", "message")
 
 
 def audit_json(report: AuditReport) -> str:

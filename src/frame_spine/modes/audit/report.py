@@ -4,52 +4,41 @@
 from __future__ import annotations
 
 from ...core.status import Failure, Status
-from ...core.utf8 import utf8_size
 from ...inputs import parse_inputs
 from ...markdown import escape_cell, plural
 from ...step.context import StepContext
-from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
+from ...step.report import Annotation, StepReport, outputs_of, step_exit_code
 from ...step.workspace import WriteRefused
-from ...workflow_commands import json_line
+from .. import result_output
 from .models import QUIET_STATES, AuditReport, AuditState, AuditTarget
 from .online import audit_online
 from .render import audit_dict, audit_json, audit_summary
 
 
 def report(step: StepContext) -> StepReport:
-    """Audit a repository for the action (SPEC 11, 8)."""
+    """Audit a repository for the action (SPEC 11, 8), writing ``report-file`` when set."""
     target = parse_inputs(AuditTarget, step.resolved_inputs())
     if isinstance(target, Failure):
-        audit = AuditReport.of_failure(target, step.repository())
+        audit = AuditReport.of_failure(target, repository=step.repository())
     else:
         audit = audit_online(target, step.fetcher(target))
-    return _step_report(step, audit)
-
-
-def _step_report(step: StepContext, report: AuditReport) -> StepReport:
-    """The audit as the step's report (``report-file`` written)."""
     settings = step.settings
-    full = audit_json(report)
     report_path = ""
     if settings.report_file is not None:
-        written = step.write(settings.report_file, full + "\n", "report-file")
+        written = step.write(settings.report_file, audit_json(audit) + "\n", "report-file")
         if isinstance(written, WriteRefused):  # the counts and plans stay set
-            report = report.model_copy(update={"status": Status.ERROR, "message": written.message})
-            full = audit_json(report)
+            audit = audit.model_copy(update={"status": Status.ERROR, "message": written.message})
         else:
             report_path = written
-    result_text = full
-    plans_omitted = utf8_size(full) > OUTPUT_LIMIT
-    if plans_omitted:
-        shown = audit_dict(report)
-        shown["plans_omitted"] = len(shown.pop("plans"))
-        result_text = json_line(shown)
+    shown = audit_dict(audit)
+    result_text = result_output(shown, "plans")
+    plans_omitted = "plans_omitted" in shown
     outputs = outputs_of(
-        report.status, report.exit_code, report.message, result_text, report_path=report_path
+        audit.status, audit.exit_code, audit.message, result_text, report_path=report_path
     )
-    if report.counts or report.message is None:
+    if audit.counts or audit.message is None:
         for state in AuditState:
-            outputs[f"count-{state.value}"] = str(report.counts.get(state.value, 0))
+            outputs[f"count-{state.value}"] = str(audit.counts.get(state.value, 0))
     annotations = [
         Annotation(
             "warning",
@@ -57,14 +46,14 @@ def _step_report(step: StepContext, report: AuditReport) -> StepReport:
             f"issue #{plan.issue}, plan comment {plan.plan_comment_id}: {plan.state.value} "
             f"({plural(plan.errors, 'error')}, {plural(plan.warnings, 'warning')})",
         )
-        for plan in report.plans
+        for plan in audit.plans
         if plan.state not in QUIET_STATES
     ]
-    if report.message is not None:
-        title = f"frame-spine audit: {report.status}"
-        annotations.append(Annotation("error", title, report.message))
-    not_ok = any(plan.warnings for plan in report.plans)
-    exit_code = step_exit_code(settings.fail_on, failed=report.exit_code != 0, not_ok=not_ok)
+    if audit.message is not None:
+        title = f"frame-spine audit: {audit.status}"
+        annotations.append(Annotation("error", title, audit.message))
+    not_ok = any(plan.warnings for plan in audit.plans)
+    exit_code = step_exit_code(settings.fail_on, failed=audit.exit_code != 0, not_ok=not_ok)
     places = [] if plans_omitted else ["the `result` output"]
     if report_path:
         places.append(f"the report {escape_cell(report_path)}")
@@ -75,10 +64,10 @@ def _step_report(step: StepContext, report: AuditReport) -> StepReport:
         rest = "`frame-spine audit --format json` prints all"
     return StepReport(
         outputs=outputs,
-        summary=audit_summary(report, rest=rest),
+        summary=audit_summary(audit, rest=rest),
         log_line=(
-            f"frame-spine audit: status {report.status}, {plural(len(report.plans), 'plan')}, "
-            f"{plural(report.requests, 'request')}"
+            f"frame-spine audit: status {audit.status}, {plural(len(audit.plans), 'plan')}, "
+            f"{plural(audit.requests, 'request')}"
         ),
         exit_code=exit_code,
         job_summary=settings.job_summary,

@@ -6,8 +6,6 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from pydantic import BaseModel, ConfigDict
-
 from ...core.shown import knob
 from ...core.status import Failure, Status, error
 from ...inputs import (
@@ -21,13 +19,14 @@ from ...inputs import (
     StepId,
     parse_inputs,
 )
+from .. import ModeResult
 
 
-class LookupResult(BaseModel):
+class LookupResult(ModeResult):
     """The result of one lookup (SPEC 5; the untrusted author or editor, SPEC 6.1). Which fields
     are set depends on ``status``; :mod:`.render` gives SPEC 5's key order."""
 
-    model_config = ConfigDict(frozen=True)
+    EXIT_ZERO = (Status.OK, Status.STALE_SPINE)
 
     status: Status
     step_id: str | None = None
@@ -44,16 +43,6 @@ class LookupResult(BaseModel):
     author: str | None = None
     author_association: str | None = None
     editor: str | None = None
-
-    @property
-    def exit_code(self) -> int:
-        """The process exit code (SPEC 5)."""
-        return self.status.exit_code
-
-    @classmethod
-    def of_failure(cls, failure: Failure) -> LookupResult:
-        """The result of a lookup that stopped at ``failure``."""
-        return cls(status=failure.status, message=failure.message)
 
 
 class LookupRequest(Inputs):

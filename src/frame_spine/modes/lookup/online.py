@@ -3,8 +3,6 @@ The only I/O is through the :class:`~frame_spine.github.client.CommentFetcher` g
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...core.blocks import scan_comment
 from ...core.identity import pointer_problem
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
@@ -13,17 +11,9 @@ from ...github.authors import AuthorCheck, Untrusted, untrusted_edits
 from ...github.client import CommentFetcher
 from ...github.payloads import FetchedComment
 from ...inputs import AUTO
+from .. import Online
 from .models import LookupRequest, LookupResult, OnlineTarget
 from .rules import identity_problem, lookup_scanned
-
-
-@dataclass(frozen=True, slots=True)
-class OnlineLookup:
-    """The outcome of :func:`lookup_online`: the result and the comments fetched (for links)."""
-
-    result: LookupResult
-    plan: FetchedComment | None = None
-    sibling: FetchedComment | None = None
 
 
 def _sibling_mismatch(
@@ -38,7 +28,7 @@ def _sibling_mismatch(
 
 def lookup_online(
     target: OnlineTarget, request: LookupRequest, fetcher: CommentFetcher
-) -> OnlineLookup:
+) -> Online[LookupResult]:
     """Fetch the plan (and sibling), check identities in SPEC 6.1's order (an untrusted plan
     is read no further), and look up the step (SPEC 6)."""
     explicit = target.slices_comment_id if isinstance(target.slices_comment_id, int) else None
@@ -48,24 +38,24 @@ def lookup_online(
     outcomes = fetcher.fetch_all(wanted)
     plan = outcomes[0]
     if isinstance(plan, Failure):
-        return OnlineLookup(LookupResult.of_failure(plan))
+        return Online(LookupResult.of_failure(plan))
     sibling: FetchedComment | Failure | None = outcomes[1] if explicit is not None else None
     if isinstance(sibling, Failure):
-        return OnlineLookup(LookupResult.of_failure(sibling), plan)
+        return Online(LookupResult.of_failure(sibling), plan)
     problem = plan.issue_problem("plan", request.issue_number) or plan.hidden_problem
     if problem is not None:
         refused = LookupResult(status=Status.PLAN_IDENTITY_MISMATCH, message=problem)
-        return OnlineLookup(refused, plan)
+        return Online(refused, plan)
     authors = AuthorCheck(target.trusted_authors, fetcher)
     untrusted = authors.untrusted(plan)
     if isinstance(untrusted, Failure):
-        return OnlineLookup(LookupResult.of_failure(untrusted), plan)
+        return Online(LookupResult.of_failure(untrusted), plan)
     if untrusted is not None:
         message = untrusted.message
         refused = LookupResult(
             status=Status.PLAN_IDENTITY_MISMATCH, message=message, **untrusted.keys()
         )
-        return OnlineLookup(refused, plan, sibling)
+        return Online(refused, plan, sibling)
 
     plan_scan = scan_comment(plan.body)
     spine = current_spine(ScannedComments(plan_scan))
@@ -73,18 +63,18 @@ def lookup_online(
     if target.slices_comment_id == AUTO and pointer is not None:
         fetched = fetcher.fetch(int(pointer), "sibling")
         if isinstance(fetched, Failure):
-            return OnlineLookup(LookupResult.of_failure(fetched), plan)
+            return Online(LookupResult.of_failure(fetched), plan)
         sibling = fetched
 
     stopped = _sibling_problem(request, authors, sibling, spine, explicit)
     if stopped is not None:
-        return OnlineLookup(stopped, plan, sibling)
+        return Online(stopped, plan, sibling)
     comments = ScannedComments(plan_scan, None if sibling is None else scan_comment(sibling.body))
     stopped = identity_problem(request, comments) or _edits_problem(authors, plan, sibling, spine)
     if stopped is None:
         known = spine if isinstance(spine, CurrentSpine) else None
         stopped = lookup_scanned(request, comments, plan_spine=known)
-    return OnlineLookup(stopped, plan, sibling)
+    return Online(stopped, plan, sibling)
 
 
 def _sibling_problem(

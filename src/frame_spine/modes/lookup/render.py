@@ -28,31 +28,20 @@ _FIXED_KEYS: dict[Status, tuple[str, ...]] = {
     Status.MISSING_SLICE: ("step_id",),
     Status.DUPLICATE_SLICE_ID: ("step_id", "count"),
 }
-# The keys after the fixed ones, when set (SPEC 5, 6.1).
-_DIGEST_FIRST = (
-    "spine_digest",
-    "generated_at_elided",
-    "message",
-    "current_generated_at",
-    "sibling_generated_at",
-)
-_MESSAGE_FIRST = (
-    "message",
-    "author",
-    "author_association",
-    "editor",
-    "spine_digest",
-    "generated_at_elided",
-    "current_generated_at",
-    "sibling_generated_at",
-)
+_ICONS = {Status.OK: "✅", Status.STALE_SPINE: "⚠️"}
+# The keys after the fixed ones, when set (SPEC 5, 6.1): the digest's before the message's for
+# ``ok`` and ``stale-spine``, after them for the other statuses; the timestamps last.
+_DIGEST = ("spine_digest", "generated_at_elided")
+_MESSAGE = ("message", "author", "author_association", "editor")
+_TIMESTAMPS = ("current_generated_at", "sibling_generated_at")
 
 
 def result_dict(result: LookupResult) -> dict[str, Any]:
     """The result's JSON object in SPEC 5's key order (unset keys omitted)."""
     ordered: dict[str, Any] = {"status": result.status.value}
-    trailing = _DIGEST_FIRST if result.status in (Status.OK, Status.STALE_SPINE) else _MESSAGE_FIRST
-    for key in (*_FIXED_KEYS.get(result.status, ()), *trailing):
+    digest_first = result.status in (Status.OK, Status.STALE_SPINE)
+    trailing = (*_DIGEST, *_MESSAGE) if digest_first else (*_MESSAGE, *_DIGEST)
+    for key in (*_FIXED_KEYS.get(result.status, ()), *trailing, *_TIMESTAMPS):
         if key in ordered:
             continue
         value = getattr(result, key)
@@ -81,14 +70,6 @@ def result_text(result: LookupResult) -> str:
         if result.message is not None:
             lines.append(f"message: {result.message}")
     return "\n".join(lines) + "\n"
-
-
-def _icon(status: Status) -> str:
-    if status is Status.OK:
-        return "✅"
-    if status is Status.STALE_SPINE:
-        return "⚠️"
-    return "❌"
 
 
 def _timestamp_rows(
@@ -147,8 +128,9 @@ def lookup_summary(
         rows.append(("Freshness", "generated_at differs, spine digest matches (elided)"))
     if result.count is not None:
         rows.append(("Slice blocks for the step", str(result.count)))
+    icon = _ICONS.get(status, "❌")
     head = summary_head(
-        "lookup", status.value, status.exit_code, _icon(status), message=result.message, facts=rows
+        "lookup", status.value, status.exit_code, icon, message=result.message, facts=rows
     )
     if result.slice is None:
         return clip_utf8(head, limit)

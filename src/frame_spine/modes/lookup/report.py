@@ -11,9 +11,9 @@ from ...markdown import CommentLink, escape_cell
 from ...step.context import StepContext, link_of
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
 from ...step.workspace import WriteRefused
-from ...workflow_commands import json_line
+from .. import Online, result_output
 from .models import LookupResult, parse_online_inputs
-from .online import OnlineLookup, lookup_online
+from .online import lookup_online
 from .render import lookup_summary, result_dict
 
 
@@ -22,7 +22,7 @@ def report(step: StepContext) -> StepReport:
     settings = step.settings
     validated = parse_online_inputs(step.resolved_inputs())
     if isinstance(validated, Failure):  # the log line names the step and comment as given
-        refused = OnlineLookup(LookupResult.of_failure(validated))
+        refused = Online(LookupResult.of_failure(validated))
         given = step.inputs
         plan_id, step_id = given.get("plan-comment-id") or None, given.get("step-id") or None
         return lookup_report(refused, settings, plan_comment_id=plan_id, log_step_id=step_id)
@@ -47,7 +47,7 @@ def report(step: StepContext) -> StepReport:
             )
     if failure is not None:  # the other outputs (slice, timestamps, digest) stay set
         failed = result.model_copy(update={"status": Status.ERROR, "message": failure})
-        outcome = OnlineLookup(failed, outcome.plan, outcome.sibling)
+        outcome = Online(failed, outcome.plan, outcome.sibling)
     dispatched = (
         result.current_generated_at if request.generated_at == "current" else request.generated_at
     )
@@ -61,17 +61,6 @@ def report(step: StepContext) -> StepReport:
         dispatched_generated_at=dispatched,
         slice_path=slice_path,
     )
-
-
-def _result_output(result: LookupResult, slice_fits: bool) -> str:
-    """The ``result`` output: without the slice (``slice_omitted``) over the output limit."""
-    shown = result_dict(result)
-    text = json_line(shown)
-    if "slice" in shown and (not slice_fits or utf8_size(text) > OUTPUT_LIMIT):
-        del shown["slice"]
-        shown["slice_omitted"] = True
-        text = json_line(shown)
-    return text
 
 
 def _annotations(
@@ -103,7 +92,7 @@ def _given(comment_id: int | str | None) -> CommentLink | None:
 
 
 def lookup_report(
-    outcome: OnlineLookup,
+    outcome: Online[LookupResult],
     settings: StepSettings,
     *,
     repository: str | None = None,
@@ -124,7 +113,7 @@ def lookup_report(
         result.status,
         result.exit_code,
         result.message,
-        _result_output(result, slice_fits),
+        result_output(result_dict(result), "slice"),
         slice=slice_text if slice_fits else "",
         slice_path=slice_path or "",
         step_id=result.step_id or step_id or "",

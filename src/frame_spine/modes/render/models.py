@@ -5,13 +5,11 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from ...core.status import Failure, Status
+from ...core.status import Status
 from ...inputs import Inputs, WorkspacePath
 from ...validation.models import ValidationResult
+from .. import ModeResult
 
-#: The statuses of a rendering that exit 0 (SPEC 13: a plan without a spine is a normal
-#: thing to look at).
-EXIT_ZERO = (Status.OK, Status.MISSING_SPINE)
 #: The ``warning`` of a port that is not in the canonical set.
 UNKNOWN_PORT = "unknown-port"
 
@@ -42,11 +40,12 @@ class StepNode(BaseModel):
     lanes: tuple[str, ...] = Field(default=(), exclude=True)
 
 
-class RenderResult(BaseModel):
+class RenderResult(ModeResult):
     """The result of render mode (SPEC 13); ``findings`` (validate's result), ``ports_checked``
     and ``sibling_generated_at`` are not in the JSON, nor the SPEC 6.1 keys when unset."""
 
-    model_config = ConfigDict(frozen=True)
+    model_config = ConfigDict(frozen=True, coerce_numbers_to_str=True)
+    EXIT_ZERO = (Status.OK, Status.MISSING_SPINE)  # a plan without a spine is normal to look at
 
     status: Status
     issue: int | None = None
@@ -64,23 +63,6 @@ class RenderResult(BaseModel):
     author: str | None = None
     author_association: str | None = None
     editor: str | None = None
-
-    @property
-    def exit_code(self) -> int:
-        """The exit code (SPEC 13)."""
-        return 0 if self.status in EXIT_ZERO else 1
-
-    @classmethod
-    def of_failure(
-        cls, failure: Failure, *, issue: int | None = None, plan_comment_id: int | None = None
-    ) -> RenderResult:
-        """A rendering that could not run."""
-        return cls(
-            status=failure.status,
-            issue=issue,
-            plan_comment_id=None if plan_comment_id is None else str(plan_comment_id),
-            message=failure.message,
-        )
 
 
 class RenderSettings(Inputs):

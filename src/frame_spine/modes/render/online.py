@@ -3,24 +3,13 @@ the pure :func:`.rules.render_scanned`."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
-
 from ...github.authors import Walk
 from ...github.client import CommentFetcher
-from ...github.payloads import FetchedComment
 from ...plan_fetch import NotFetched, fetch_plan, validate_fetched
 from ...validation.models import ValidateTarget
+from .. import Online
 from .models import RenderResult
 from .rules import render_scanned
-
-
-@dataclass(frozen=True, slots=True)
-class OnlineRendering:
-    """The outcome of :func:`render_online`: the result and the comments drawn (for links)."""
-
-    result: RenderResult
-    plan: FetchedComment | None = None
-    sibling: FetchedComment | None = None
 
 
 def _walk_counts(walked: Walk | None) -> dict[str, int | None]:
@@ -35,7 +24,7 @@ def _walk_counts(walked: Walk | None) -> dict[str, int | None]:
 
 def render_online(
     target: ValidateTarget, fetcher: CommentFetcher, canonical: frozenset[str] | None
-) -> OnlineRendering:
+) -> Online[RenderResult]:
     """Fetch (or discover) a plan and its sibling, validate them, and decide the picture."""
     fetched = fetch_plan(target, fetcher)
     if isinstance(fetched, NotFetched):
@@ -43,7 +32,7 @@ def render_online(
             fetched.failure, issue=target.issue_number, plan_comment_id=target.plan_comment_id
         )
         failed = failed.model_copy(update={**_walk_counts(fetched.walked), **fetched.keys()})
-        return OnlineRendering(failed, fetched.plan)
+        return Online(failed, fetched.plan)
     findings = validate_fetched(fetched)
     result = render_scanned(
         fetched.comments,
@@ -53,4 +42,4 @@ def render_online(
         canonical=canonical,
     )
     result = result.model_copy(update=_walk_counts(fetched.walked))
-    return OnlineRendering(result, fetched.plan, fetched.sibling or fetched.withheld)
+    return Online(result, fetched.plan, fetched.sibling or fetched.withheld)

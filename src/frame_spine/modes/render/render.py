@@ -14,8 +14,8 @@ from ...markdown import (
     SUMMARY_LIMIT,
     CommentLink,
     clip_utf8,
+    comment_rows,
     escape_cell,
-    link,
     mermaid_text,
     plural,
     summary_head,
@@ -24,7 +24,7 @@ from ...markdown import (
 from ...validation.findings import with_findings_table
 from ...validation.models import ValidationResult
 from ...workflow_commands import json_line
-from .models import PortRow, RenderResult, StepNode
+from .models import RenderResult, StepNode
 
 #: Above this many steps the graph is left out (the table stays): SPEC 13.
 MAX_GRAPH_STEPS = 100
@@ -34,23 +34,11 @@ _NODE_ID = re.compile(r"s[0-9]+", re.ASCII)
 _ICONS = {Status.OK: "✅", Status.MISSING_SPINE: "\u2139\ufe0f"}  # information source
 
 
-#: Keys after SPEC 13's that are only present when they apply (SPEC 6.1).
-_WHEN_SET = (
-    "untrusted_plan_comments",
-    "hidden_plan_comments",
-    "author",
-    "author_association",
-    "editor",
-)
-
-
 def render_dict(result: RenderResult) -> dict[str, Any]:
     """The result as SPEC 13's JSON object (the SPEC 6.1 keys only when set)."""
-    shown = result.model_dump(mode="json")
-    for key in _WHEN_SET:
-        if shown[key] is None:
-            del shown[key]
-    return shown
+    return result.shown(
+        "untrusted_plan_comments", "hidden_plan_comments", "author", "author_association", "editor"
+    )
 
 
 def render_json(result: RenderResult) -> str:
@@ -146,25 +134,18 @@ def _legend(steps: Sequence[StepNode]) -> str:
     return "".join(f"{line}\n" for line in lines)
 
 
-def _warning_cell(row: PortRow, ports_dir: str | None) -> str:
-    """The Warning cell: empty, or ``⚠️ unknown-port`` and why."""
-    if not row.warning:
-        return ""
-    if ports_dir is None:
-        return f"⚠️ {escape_cell(row.warning)}"
-    return (
-        f"⚠️ {escape_cell(row.warning)}: no {escape_cell(row.port)}.yaml/.yml/.md in "
-        f"{escape_cell(ports_dir)}"
-    )
-
-
 def _port_rows(result: RenderResult, ports_dir: str | None) -> list[str]:
-    return [
-        f"| {escape_cell(row.port)} | {escape_cell(row.step)} | "
-        f"{'' if row.cycle is None else row.cycle} | {'yes' if row.terminal else 'no'} | "
-        f"{_warning_cell(row, ports_dir)} |\n"
-        for row in result.ports
-    ]
+    """The ports table's rows; the Warning cell empty, or ``⚠️ unknown-port`` and why."""
+    rows = []
+    for row in result.ports:
+        warning = f"⚠️ {escape_cell(row.warning)}" if row.warning else ""
+        if row.warning and ports_dir is not None:
+            warning += f": no {escape_cell(row.port)}.yaml/.yml/.md in {escape_cell(ports_dir)}"
+        cycle = "" if row.cycle is None else str(row.cycle)
+        terminal = "yes" if row.terminal else "no"
+        cells = (escape_cell(row.port), escape_cell(row.step), cycle, terminal, warning)
+        rows.append(f"| {' | '.join(cells)} |\n")
+    return rows
 
 
 def _spine_counts(result: RenderResult) -> str:
@@ -197,11 +178,8 @@ def _head(
         detail += f", spine generated_at {escape_cell(result.generated_at)}"
     rows: list[tuple[str, str]] = []
     if repository is not None or result.plan_comment_id is not None:  # not local bodies
-        rows += [
-            ("Repository", escape_cell(repository) if repository else "—"),
-            ("Plan comment", link(plan) if plan else escape_cell(result.plan_comment_id or "—")),
-            ("Sibling comment", link(sibling)),
-        ]
+        given = CommentLink(int(result.plan_comment_id), None) if result.plan_comment_id else None
+        rows += comment_rows(repository, plan or given, sibling)
     if passed := result.untrusted_plan_comments:  # by discovery (SPEC 6.1)
         who = f"{'an author' if passed == 1 else 'authors'} outside {knob('trusted-authors')}"
         rows.append(

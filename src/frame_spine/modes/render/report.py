@@ -13,27 +13,28 @@ from ...step.context import StepContext, link_of
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
 from ...validation.models import parse_target
 from ...workflow_commands import json_line
+from .. import Online
 from .models import RenderResult, RenderSettings
-from .online import OnlineRendering, render_online
+from .online import render_online
 from .ports import canonical_ports
 from .render import render_dict, render_markdown
 
 
-def _rendered(step: StepContext) -> tuple[OnlineRendering, str | None, str | None]:
+def _rendered(step: StepContext) -> tuple[Online[RenderResult], str | None, str | None]:
     """Inputs -> canonical ports -> fetch, validate, decide; the repository (``None`` when the
     inputs were refused) and the ports directory as shown (``None``: no port checked)."""
     target = parse_target(step.resolved_inputs())
     settings = parse_inputs(RenderSettings, step.inputs)
     if isinstance(target, Failure):
-        return OnlineRendering(RenderResult.of_failure(target)), None, None
+        return Online(RenderResult.of_failure(target)), None, None
     ids = {"issue": target.issue_number, "plan_comment_id": target.plan_comment_id}
     if isinstance(settings, Failure):
-        return OnlineRendering(RenderResult.of_failure(settings, **ids)), target.repository, None
+        return Online(RenderResult.of_failure(settings, **ids)), target.repository, None
     workspace = step.environ.get("GITHUB_WORKSPACE") or os.getcwd()
     canonical = canonical_ports(workspace, settings.ports_dir, contained=True)
     if isinstance(canonical, Failure):
         failed = RenderResult.of_failure(canonical, **ids)
-        return OnlineRendering(failed), target.repository, None
+        return Online(failed), target.repository, None
     rendered = render_online(target, step.fetcher(target), canonical.names)
     return rendered, target.repository, canonical.directory
 

@@ -129,7 +129,7 @@ def render_scanned(
     comments, ``canonical``: the lower-cased port names (``None``: check none)."""
     shared = {
         "issue": issue,
-        "plan_comment_id": None if plan_comment_id is None else str(plan_comment_id),
+        "plan_comment_id": plan_comment_id,
         "findings": findings,
         "ports_checked": canonical is not None,
         "sibling_generated_at": shown_stamp(comments.sibling),

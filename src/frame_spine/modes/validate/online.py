@@ -4,10 +4,8 @@ the pure rules and the dispatch matrix."""
 from __future__ import annotations
 
 from collections.abc import Collection
-from dataclasses import dataclass
 
 from ...github.client import CommentFetcher
-from ...github.payloads import FetchedComment
 from ...plan_fetch import NotFetched, fetch_plan, validate_fetched, walk_findings
 from ...validation.dispatch import DispatchIds
 from ...validation.models import (
@@ -18,21 +16,12 @@ from ...validation.models import (
     result_of,
     with_dispatch,
 )
-
-
-@dataclass(frozen=True, slots=True)
-class OnlineValidation:
-    """The outcome of :func:`validate_online`: the result and the comments validated (for
-    links; the sibling also when its author is not trusted)."""
-
-    result: ValidationResult
-    plan: FetchedComment | None = None
-    sibling: FetchedComment | None = None
+from .. import Online
 
 
 def validate_online(
     target: ValidateTarget, fetcher: CommentFetcher, completed: Collection[str] | None = None
-) -> OnlineValidation:
+) -> Online[ValidationResult]:
     """Fetch (or discover) a plan and its sibling, validate them (SPEC 10, 6.1) and add the
     dispatch matrix (SPEC 14; ``completed``: the steps done)."""
     fetched = fetch_plan(target, fetcher)
@@ -43,10 +32,10 @@ def validate_online(
             findings += walk_findings(
                 fetched.walked, target.issue_number, target.trusted_authors.shown
             )
-            return OnlineValidation(result_of(findings))
+            return Online(result_of(findings))
         result = ValidationResult.of_failure(fetched.failure).model_copy(update=fetched.keys())
-        return OnlineValidation(result, fetched.plan)
+        return Online(result, fetched.plan)
     sibling_id = fetched.sibling.id if fetched.sibling is not None else None
     ids = DispatchIds(fetched.issue_number, fetched.plan.id, sibling_id)
     result = with_dispatch(validate_fetched(fetched), fetched.comments, ids, completed)
-    return OnlineValidation(result, fetched.plan, fetched.sibling or fetched.withheld)
+    return Online(result, fetched.plan, fetched.sibling or fetched.withheld)

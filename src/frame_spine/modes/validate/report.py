@@ -13,37 +13,22 @@ from ...validation.dispatch import Dispatch, DispatchRequest, as_outputs
 from ...validation.findings import where
 from ...validation.models import Severity, ValidationResult, parse_target
 from ...workflow_commands import json_line
-from .online import OnlineValidation, validate_online
+from .. import Online, result_output
+from .online import validate_online
 from .render import validation_dict, validation_summary
 
 
-def _validated(step: StepContext) -> tuple[OnlineValidation, str | None]:
+def _validated(step: StepContext) -> tuple[Online[ValidationResult], str | None]:
     """Inputs -> fetch (or discover) -> validate -> the matrix; and the repository (``None``
     when the inputs were refused)."""
     target = parse_target(step.resolved_inputs())
     if isinstance(target, Failure):
-        return OnlineValidation(ValidationResult.of_failure(target)), None
+        return Online(ValidationResult.of_failure(target)), None
     request = parse_inputs(DispatchRequest, step.inputs)
     if isinstance(request, Failure):
-        return OnlineValidation(ValidationResult.of_failure(request)), None
+        return Online(ValidationResult.of_failure(request)), None
     fetcher = step.fetcher(target)
     return validate_online(target, fetcher, request.completed_steps), target.repository
-
-
-def _result_output(result: ValidationResult) -> tuple[str, bool]:
-    """The ``result`` output within the output limit (SPEC 8): the findings leave first, then
-    the dispatch lists; and whether the findings left."""
-    shown = validation_dict(result)
-    result_text = json_line(shown)
-    findings_omitted = utf8_size(result_text) > OUTPUT_LIMIT
-    if findings_omitted:
-        shown["findings_omitted"] = len(shown.pop("findings"))
-        result_text = json_line(shown)
-    if utf8_size(result_text) > OUTPUT_LIMIT and "dispatch" in shown:
-        del shown["dispatch"]
-        shown["dispatch_omitted"] = True
-        result_text = json_line(shown)
-    return result_text, findings_omitted
 
 
 def _matrix_outputs(dispatch: Dispatch) -> tuple[dict[str, str], list[Annotation]]:
@@ -75,7 +60,9 @@ def report(step: StepContext) -> StepReport:
     outcome, repository = _validated(step)
     settings = step.settings
     result = outcome.result
-    result_text, findings_omitted = _result_output(result)
+    shown = validation_dict(result)
+    result_text = result_output(shown, "findings", "dispatch")
+    findings_omitted = "findings_omitted" in shown
     dispatch = result.dispatch or Dispatch()
     matrix, too_large = _matrix_outputs(dispatch)
     first = dispatch.steps[0] if dispatch.steps else None  # a valid plan's spine (SPEC 8)
