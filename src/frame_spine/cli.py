@@ -13,7 +13,7 @@ import argparse
 import re
 import sys
 from collections.abc import Mapping, Sequence
-from typing import NoReturn
+from typing import Any, NoReturn
 
 from . import __version__, console, help_text, interrupts
 from .core.shown import naming, quoted, redact_with
@@ -46,7 +46,11 @@ class _HelpFormatter(argparse.RawDescriptionHelpFormatter):
 
 
 class _Parser(argparse.ArgumentParser):
-    """argparse with usage errors on exit code 2 (as argparse) and no abbreviations."""
+    """argparse with usage errors on exit code 2 (as argparse), no abbreviations and the
+    help of :class:`_HelpFormatter`."""
+
+    def __init__(self, **kwargs: Any) -> None:
+        super().__init__(formatter_class=_HelpFormatter, allow_abbrev=False, **kwargs)
 
     def error(self, message: str) -> NoReturn:
         # The message may quote arguments: keep it on one line and free of "##[", so the
@@ -77,8 +81,6 @@ def build(
         prog="frame-spine",
         description="Look up one slice of a frame-spine plan kept in GitHub issue comments.",
         epilog=help_text.TOP_EPILOG,
-        formatter_class=_HelpFormatter,
-        allow_abbrev=False,
     )
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     subparsers = parser.add_subparsers(
@@ -93,9 +95,7 @@ def build(
             command.name,
             help=command.help,
             description=command.description,
-            epilog=help_text.examples(command.name),
-            formatter_class=_HelpFormatter,
-            allow_abbrev=False,
+            epilog=help_text.EXAMPLES.get(command.name),
         )
         if named is None or command.name == named:
             command.add_arguments(sub)
@@ -106,9 +106,7 @@ def build(
         help="show the help of frame-spine or of one command",
         description="Show the help of frame-spine, or of COMMAND (as 'frame-spine COMMAND "
         "--help').",
-        epilog=help_text.examples("help"),
-        formatter_class=_HelpFormatter,
-        allow_abbrev=False,
+        epilog=help_text.EXAMPLES["help"],
     )
     helper.add_argument("topic", metavar="COMMAND", nargs="?", help="a command, e.g. lookup")
     found["help"] = helper

@@ -252,12 +252,10 @@ def print_failure(output_format: str, failure: Failure) -> None:
     """Print a failure of no mode in particular (a defect) as every mode's result words it:
     ``{"status": ..., "message": ...}`` as one JSON line, or ``status:`` and ``message:``
     lines (SPEC 5, 9)."""
-    if output_format == "json":
-        from .step.report import failure_json
+    from .step.report import failure_json
 
-        emit(failure_json(failure) + "\n", untrusted=False)
-    else:
-        emit(f"status: {failure.status.value}\nmessage: {failure.message}\n", untrusted=True)
+    words = f"status: {failure.status.value}\nmessage: {failure.message}\n"
+    print_result(output_format, failure, failure_json, lambda _failure: words)
 
 
 def mixed_sources(parser: argparse.ArgumentParser, local: str, online: list[str]) -> NoReturn:

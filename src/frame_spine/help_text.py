@@ -110,8 +110,3 @@ examples:
   $ frame-spine help
   $ frame-spine help lookup""",
 }
-
-
-def examples(command: str) -> str | None:
-    """The closing examples of ``command``'s help (``None`` when it has none)."""
-    return EXAMPLES.get(command)

@@ -110,16 +110,16 @@ def _required_id(value: Any, info: ValidationInfo) -> int:
     return number
 
 
-def _sibling_id(value: Any, info: ValidationInfo) -> int | str | None:
-    if isinstance(value, str) and value.strip().lower() == AUTO:
-        return AUTO
-    return parse_positive_id(value, _input_name(info))
+def _id_or_auto(auto: str | None) -> BeforeValidator:
+    """A positive id, or the keyword ``auto``, read as ``auto`` (:data:`AUTO`, or ``None``
+    for the spine's pointer)."""
 
+    def check(value: Any, info: ValidationInfo) -> int | str | None:
+        if isinstance(value, str) and value.strip().lower() == AUTO:
+            return auto
+        return parse_positive_id(value, _input_name(info))
 
-def _pointer_id(value: Any, info: ValidationInfo) -> int | None:
-    if isinstance(value, str) and value.strip().lower() == AUTO:
-        return None
-    return parse_positive_id(value, _input_name(info))
+    return BeforeValidator(check)
 
 
 def _repository(value: Any) -> str:
@@ -248,10 +248,10 @@ OptionalId = Annotated[int | None, BeforeValidator(_optional_id)]
 #: A positive id that must be given.
 RequiredId = Annotated[int, BeforeValidator(_required_id)]
 #: A sibling id, ``auto`` (follow the spine's pointer), or ``None`` (no sibling; SPEC 6).
-SiblingId = Annotated[int | Literal["auto"] | None, BeforeValidator(_sibling_id)]
+SiblingId = Annotated[int | Literal["auto"] | None, _id_or_auto(AUTO)]
 #: A sibling id, or ``None`` for the spine's pointer, which ``auto`` also means (validate and
 #: render follow the pointer by default; SPEC 8 offers ``auto`` in every mode).
-PointerId = Annotated[int | None, BeforeValidator(_pointer_id)]
+PointerId = Annotated[int | None, _id_or_auto(None)]
 #: ``OWNER/NAME`` (GitHub's characters; ``.`` and ``..`` are not names).
 Repository = Annotated[str, BeforeValidator(_repository)]
 #: An ``http(s)://host[:port][/path]`` API root requests can be sent to, without a trailing

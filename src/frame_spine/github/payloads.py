@@ -109,27 +109,26 @@ class Unusable:
     detail: str
 
 
-class _UserPayload(BaseModel):
-    """The fields read from a comment's ``user``."""
+class _Strict(BaseModel):
+    """A payload read with JSON types as they are, no coercion (SPEC 6 "The wire, exactly")."""
 
     model_config = ConfigDict(strict=True)
+
+
+class _UserPayload(_Strict):
+    """The fields read from a comment's ``user``."""
 
     login: str | None = None
 
 
-class _MinimizedPayload(BaseModel):
+class _MinimizedPayload(_Strict):
     """A comment's ``minimized``: why GitHub hides it."""
-
-    model_config = ConfigDict(strict=True)
 
     reason: str | None = None
 
 
-class _CommentPayload(BaseModel):
-    """The fields read from GitHub's issue-comment JSON (others are ignored); JSON types as
-    they are, no coercion."""
-
-    model_config = ConfigDict(strict=True)
+class _CommentPayload(_Strict):
+    """The fields read from GitHub's issue-comment JSON (others are ignored)."""
 
     id: int
     body: str | None = None
@@ -158,18 +157,14 @@ class _CommentPayload(BaseModel):
         )
 
 
-class _PermissionPayload(BaseModel):
+class _PermissionPayload(_Strict):
     """The fields read from ``GET .../collaborators/{login}/permission``."""
-
-    model_config = ConfigDict(strict=True)
 
     permission: str | None = None
     role_name: str | None = None
 
 
-class _IssuePayload(BaseModel):
-    model_config = ConfigDict(strict=True)
-
+class _IssuePayload(_Strict):
     number: int
     pull_request: dict[str, Any] | None = None
 
