@@ -107,13 +107,10 @@ def redacted_forms(secret: str) -> set[str]:
     or more, and none at all when the trimmed value is shorter than that (not a token)."""
     if len(secret.strip()) < MIN_REDACTED_LENGTH:
         return set()
-    forms = {secret, secret.strip()}
+    forms = {secret, secret.strip(), json.dumps(secret)[1:-1], repr(secret)[1:-1]}
     forms.add(json.dumps(secret, ensure_ascii=False)[1:-1])
-    forms.add(json.dumps(secret)[1:-1])
     forms.add(secret.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
-    forms.add(repr(secret)[1:-1])
-    for piece in secret.replace("\r", "\n").split("\n"):
-        forms.add(piece.strip())
+    forms.update(piece.strip() for piece in secret.replace("\r", "\n").split("\n"))
     return {form for form in forms if len(form) >= MIN_REDACTED_LENGTH}
 
 

@@ -149,11 +149,6 @@ def _missing(name: str) -> DependencyChanged:
     )
 
 
-def _check_new_conn() -> None:
-    if not callable(getattr(HTTPConnection, "_new_conn", None)):
-        raise _missing("HTTPConnection._new_conn")
-
-
 def _set_pools(manager: Any) -> None:
     if not isinstance(getattr(manager, "pool_classes_by_scheme", None), dict):
         raise _missing(f"{type(manager).__name__}.pool_classes_by_scheme")
@@ -169,7 +164,8 @@ class WatchedAdapter(HTTPAdapter):
     """
 
     def __init__(self, *args: Any, **kwargs: Any) -> None:
-        _check_new_conn()
+        if not callable(getattr(HTTPConnection, "_new_conn", None)):
+            raise _missing("HTTPConnection._new_conn")
         super().__init__(*args, **kwargs)
 
     def init_poolmanager(self, *args: Any, **kwargs: Any) -> None:

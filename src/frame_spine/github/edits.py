@@ -9,7 +9,7 @@ from typing import Any
 from pydantic import BaseModel, ConfigDict, Field, TypeAdapter
 
 from ..core.shown import quoted
-from .payloads import Unusable, read_json
+from .payloads import StrictPayload, Unusable, read_json
 
 
 @dataclass(frozen=True, slots=True)
@@ -39,30 +39,24 @@ class GraphQLErrors:
     messages: tuple[str, ...]
 
 
-class _Editor(BaseModel):
-    model_config = ConfigDict(strict=True, populate_by_name=True)
+class _Editor(StrictPayload):
+    model_config = ConfigDict(populate_by_name=True)
 
     typename: str | None = Field(default=None, alias="__typename")
     login: str | None = None
 
 
-class _Edit(BaseModel):
-    model_config = ConfigDict(strict=True)
-
+class _Edit(StrictPayload):
     editedAt: str | None = None  # GitHub's field names, as the answer spells them
     editor: _Editor | None = None
 
 
-class _EditConnection(BaseModel):
-    model_config = ConfigDict(strict=True)
-
+class _EditConnection(StrictPayload):
     totalCount: int
     nodes: list[_Edit | None] | None = None
 
 
-class _EditedNode(BaseModel):
-    model_config = ConfigDict(strict=True)
-
+class _EditedNode(StrictPayload):
     id: str
     userContentEdits: _EditConnection | None = None
 
@@ -72,15 +66,11 @@ class _GraphQLError(BaseModel):
     message: Any = None
 
 
-class _GraphQLData(BaseModel):
-    model_config = ConfigDict(strict=True)
-
+class _GraphQLData(StrictPayload):
     nodes: list[_EditedNode | None]
 
 
-class _GraphQLAnswer(BaseModel):
-    model_config = ConfigDict(strict=True)
-
+class _GraphQLAnswer(StrictPayload):
     data: _GraphQLData | None = None
     errors: list[_GraphQLError] | None = None
 

@@ -109,25 +109,25 @@ class Unusable:
     detail: str
 
 
-class _Strict(BaseModel):
+class StrictPayload(BaseModel):
     """A payload read with JSON types as they are, no coercion (SPEC 6 "The wire, exactly")."""
 
     model_config = ConfigDict(strict=True)
 
 
-class _UserPayload(_Strict):
+class _UserPayload(StrictPayload):
     """The fields read from a comment's ``user``."""
 
     login: str | None = None
 
 
-class _MinimizedPayload(_Strict):
+class _MinimizedPayload(StrictPayload):
     """A comment's ``minimized``: why GitHub hides it."""
 
     reason: str | None = None
 
 
-class _CommentPayload(_Strict):
+class _CommentPayload(StrictPayload):
     """The fields read from GitHub's issue-comment JSON (others are ignored)."""
 
     id: int
@@ -157,14 +157,14 @@ class _CommentPayload(_Strict):
         )
 
 
-class _PermissionPayload(_Strict):
+class _PermissionPayload(StrictPayload):
     """The fields read from ``GET .../collaborators/{login}/permission``."""
 
     permission: str | None = None
     role_name: str | None = None
 
 
-class _IssuePayload(_Strict):
+class _IssuePayload(StrictPayload):
     number: int
     pull_request: dict[str, Any] | None = None
 
