@@ -57,13 +57,7 @@ def run_step(
     settings = parse_inputs(StepSettings, inputs)
     if isinstance(settings, Failure):
         return _failure_report(settings)
-    step = StepContext(
-        inputs,
-        environ,
-        settings,
-        emitted,
-        on_request,
-    )
+    step = StepContext(inputs, environ, settings, emitted, on_request)
     return within_limits(report_module(settings.mode).report(step))
 
 

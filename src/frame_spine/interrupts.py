@@ -35,22 +35,16 @@ _pending: int | None = None  # a signal that arrived during a deferred section
 _active = False  # whether handled() is in force
 
 
-def exit_code(signum: int) -> int:
-    """The exit code a handled signal ends the process with: 130 for SIGINT, 143 for
-    SIGTERM (SPEC 9)."""
-    return EXIT_CODES[signal.Signals(signum)]
-
-
 def _leave(signum: int) -> None:
     """End the process now: flush what was written whole, say why on stderr (a fixed line),
     and exit without joining any thread."""
     for stream in (sys.stdout, sys.stderr):
         with contextlib.suppress(Exception):  # closed, or a re-entrant flush: leave anyway
             stream.flush()
-    name = signal.Signals(signum).name
+    caught = signal.Signals(signum)
     with contextlib.suppress(OSError):
-        os.write(2, f"frame-spine: interrupted by {name}\n".encode("ascii"))
-    os._exit(exit_code(signum))
+        os.write(2, f"frame-spine: interrupted by {caught.name}\n".encode("ascii"))
+    os._exit(EXIT_CODES[caught])
 
 
 def _on_signal(signum: int, _frame: FrameType | None) -> None:

@@ -27,26 +27,10 @@ _SAFE_URL = re.compile(r"https?://[^\s<>()\[\]\"'`|]+", re.ASCII)
 
 
 _ESCAPES = str.maketrans(
-    {
-        "&": "&amp;",
-        "<": "&lt;",
-        ">": "&gt;",
-        '"': "&quot;",
-        "|": "&#124;",
-        "`": "&#96;",
-        "\r": " ",
-        "\n": " ",
-        # Markdown punctuation: no links, images, emphasis or strikethrough from comments.
-        "\\": "\\\\",
-        "[": "\\[",
-        "]": "\\]",
-        "(": "\\(",
-        ")": "\\)",
-        "!": "\\!",
-        "*": "\\*",
-        "_": "\\_",
-        "~": "\\~",
-    }
+    {"&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "|": "&#124;", "`": "&#96;"}
+    | dict.fromkeys("\r\n", " ")
+    # Markdown punctuation: no links, images, emphasis or strikethrough from comments.
+    | {char: "\\" + char for char in "\\[]()!*_~"}
 )
 
 

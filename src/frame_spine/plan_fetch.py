@@ -15,14 +15,7 @@ from .core.blocks import scan_comment
 from .core.plan import CurrentSpine, ScannedComments, current_spine
 from .core.shown import knob
 from .core.status import Failure, Status
-from .github.authors import (
-    AuthorCheck,
-    Untrusted,
-    Walk,
-    passed_over_words,
-    untrusted_edits,
-    walk,
-)
+from .github.authors import AuthorCheck, Untrusted, Walk, passed_over_words, untrusted_edits, walk
 from .github.client import CommentFetcher, not_found_as_none
 from .github.payloads import FetchedComment, recency
 from .validation.models import (

@@ -87,8 +87,7 @@ def _first_line(data: bytes) -> str:
     SPEC 6), and cut short."""
     for line in data.decode("utf-8", "replace").splitlines():
         if line.strip():
-            text = without_credentials(line.strip())
-            return cut(text, _LONGEST_DETAIL)
+            return cut(without_credentials(line.strip()), _LONGEST_DETAIL)
     return ""
 
 

@@ -24,15 +24,10 @@ def could_be_command(text: str) -> bool:
     return any(line.lstrip().startswith("::") for line in text.splitlines())
 
 
-def stop_commands_token() -> str:
-    """Return a fresh random token for ``::stop-commands::`` (128 bits, hex)."""
-    return secrets.token_hex(16)
-
-
 def wrap_untrusted(text: str, token: str | None = None) -> str:
     """Wrap ``text`` so the runner processes no workflow command inside it."""
     while token is None or token in text:
-        token = stop_commands_token()
+        token = secrets.token_hex(16)  # a fresh random token, 128 bits
     body = text if text.endswith("\n") else text + "\n"
     return f"::stop-commands::{token}\n{body}::{token}::\n"
 

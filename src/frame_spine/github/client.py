@@ -228,9 +228,8 @@ class CommentFetcher:
             if link is None:
                 return items, None, seen
             went = "a pagination link of the GitHub API"
-            broken = f"{went} is not a usable URL"
             following, at = wire.within(
-                answer.url, link, answer.fields, f"{went} points to", broken
+                answer.url, link, answer.fields, f"{went} points to", f"{went} is not a usable URL"
             )
             following = _page_key(following)
             if session.run.fetched_page(following):

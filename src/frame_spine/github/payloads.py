@@ -307,11 +307,7 @@ def read_json(
 
 
 def read_comment(
-    body: bytes | bytearray,
-    content_type: str,
-    comment_id: int,
-    repository: str,
-    redirected: bool,
+    body: bytes | bytearray, content_type: str, comment_id: int, repository: str, redirected: bool
 ) -> FetchedComment | Unusable:
     """Read the answer to ``GET .../issues/comments/{comment_id}`` (SPEC 6)."""
     payload = read_json(body, content_type, _COMMENT, dict, "an issue comment", "an issue comment")

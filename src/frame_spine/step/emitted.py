@@ -41,8 +41,6 @@ class EmittedText:
     def for_environment(cls, environ: Mapping[str, str]) -> EmittedText:
         """The filter for a run of the action: it redacts the raw (untrimmed) value of each
         variable of :data:`TOKEN_VARIABLES` that is set."""
-        from ..github.auth import Redactor
-
         return cls(Redactor(*(environ.get(name) for name in TOKEN_VARIABLES)))
 
     def __call__(self, text: str) -> str:

@@ -46,11 +46,7 @@ class WriteRefused:
 
 
 class _Refusal(Exception):
-    """Why a path is refused, completing "<input> '<path>' ..."."""
-
-    def __init__(self, reason: str) -> None:
-        super().__init__(reason)
-        self.reason = reason
+    """Why a path is refused, completing "<input> '<path>' ..." (its one argument)."""
 
 
 def _kind(mode: int) -> str:
@@ -213,7 +209,7 @@ def write_in_workspace(
         with interrupts.deferred():  # SPEC 6 "Interrupts": no temporary file left behind
             path = _write(root, parts, data)
     except _Refusal as refusal:
-        return WriteRefused(f"{input_name} {shown} {refusal.reason}")
+        return WriteRefused(f"{input_name} {shown} {refusal}")
     except OSError as exc:
         reason = exc.strerror or exc.__class__.__name__
         return WriteRefused(f"cannot write {input_name} {shown}: {reason}")
