@@ -186,7 +186,7 @@ def _load() -> _Library:
         from cmarkgfm.cmark import Options  # type: ignore[import-untyped]
 
         path = str(_cmark.__file__)
-        bits = [
+        bits = [  # in the order of _Library's option fields
             int(getattr(Options, name))
             for name in ("CMARK_OPT_SOURCEPOS", "CMARK_OPT_VALIDATE_UTF8", "CMARK_OPT_FOOTNOTES")
         ]
@@ -211,14 +211,7 @@ def _load() -> _Library:
 
     call["cmark_gfm_core_extensions_ensure_registered"]()
     allocator = ctypes.cast(call["cmark_get_default_mem_allocator"](), ctypes.POINTER(Mem))
-    library = _Library(
-        call=call,
-        free=allocator.contents.free,
-        string_at=ctypes.string_at,
-        sourcepos=bits[0],
-        validate_utf8=bits[1],
-        footnotes=bits[2],
-    )
+    library = _Library(call, allocator.contents.free, ctypes.string_at, *bits)
     syntax = []
     for name in ("table", "tasklist"):
         extension = call["cmark_find_syntax_extension"](name.encode())

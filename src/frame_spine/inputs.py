@@ -177,11 +177,9 @@ def resolved_since(since: str | None, now: float) -> str | None:
 
 def _yaml_bool(value: Any, info: ValidationInfo) -> bool:
     text = str(value or "true")
-    if text in _TRUE:
-        return True
-    if text in _FALSE:
-        return False
-    raise ValueError(f"{_input_name(info)} {quoted(text)} is not true or false")
+    if text not in _TRUE + _FALSE:
+        raise ValueError(f"{_input_name(info)} {quoted(text)} is not true or false")
+    return text in _TRUE
 
 
 def _trusted_authors(value: Any) -> TrustPolicy:
@@ -194,7 +192,6 @@ _STEP_SEPARATORS = re.compile(r"[\s,]+")
 
 
 def _step_ids(value: Any, info: ValidationInfo) -> tuple[str, ...] | None:
-    name = _input_name(info)
     text = _text(value)
     if not text:
         return None
@@ -204,8 +201,8 @@ def _step_ids(value: Any, info: ValidationInfo) -> tuple[str, ...] | None:
             continue
         if not _STEP_ID.fullmatch(item):
             raise ValueError(
-                f"{name}: {quoted(item)} is not a step id (expected s<digits> separated by commas "
-                "or whitespace, e.g. s1, s2)"
+                f"{_input_name(info)}: {quoted(item)} is not a step id (expected s<digits> "
+                "separated by commas or whitespace, e.g. s1, s2)"
             )
         steps[item.lower()] = None
     return tuple(steps)

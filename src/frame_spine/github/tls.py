@@ -198,8 +198,7 @@ def resolve(
     if system is None:
         defaults = ssl.get_default_verify_paths()
         system = (defaults.openssl_cafile, defaults.openssl_capath)
-    cafile = cafile or system[0]
-    capath = capath or system[1]
+    cafile, capath = cafile or system[0], capath or system[1]
     if not named and not _has_certificates(cafile, capath):
         return Trust(ssl.create_default_context(cafile=certifi.where()), "certifi's bundle")
     folders = os.pathsep.join(f for f in capath.split(os.pathsep) if f and os.path.isdir(f))
