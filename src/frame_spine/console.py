@@ -290,16 +290,8 @@ def add_online_flags(group: argparse._ArgumentGroup, *, auto: bool) -> None:
 
 def online_flags_given(args: argparse.Namespace) -> list[str]:
     """The flags of the online forms (reading GitHub) that were given, ``--repo`` aside."""
-    return [
-        flag
-        for flag, value in (
-            ("--plan-comment-id", args.plan_comment_id),
-            ("--slices-comment-id", args.slices_comment_id),
-            ("--api-url", args.api_url),
-            ("--trusted-authors", args.trusted_authors),
-        )
-        if value is not None
-    ]
+    flags = ("--plan-comment-id", "--slices-comment-id", "--api-url", "--trusted-authors")
+    return [flag for flag in flags if getattr(args, flag[2:].replace("-", "_")) is not None]
 
 
 def add_plan_sources(parser: argparse.ArgumentParser, done: str) -> None:

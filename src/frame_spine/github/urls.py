@@ -130,9 +130,7 @@ class Origin:
             raise ValueError("its port is not a number in 1..65535")
         if not _AUTHORITY.fullmatch(parts.netloc):
             raise ValueError(f"its host {parts.netloc!r} is not a host name or an address")
-        path = parts.path or "/"
-        if parts.query:
-            path += "?" + parts.query
+        path = (parts.path or "/") + ("?" + parts.query if parts.query else "")
         return cls(scheme, host, port or _DEFAULT_PORTS[scheme]), path
 
     @property
