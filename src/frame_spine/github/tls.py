@@ -181,8 +181,7 @@ def resolve(
         if not path:
             continue
         folder = os.path.isdir(path)
-        refused = _refusal(variable, path, folder, environ)
-        if refused is not None:
+        if refused := _refusal(variable, path, folder, environ):
             return refused
         context = ssl.create_default_context(
             cafile=None if folder else path, capath=path if folder else None

@@ -118,11 +118,6 @@ class WireRun:
             self._listener(record)
 
 
-def _no_netrc(request: requests.PreparedRequest) -> requests.PreparedRequest:
-    """Session auth that adds nothing: requests would otherwise read ``~/.netrc``."""
-    return request
-
-
 @dataclass(frozen=True, slots=True)
 class Answer:
     """One final answer (no redirect).
@@ -164,7 +159,7 @@ class Wire:
         self._run = run
         self._handler = handler
         self._session = requests.Session()
-        self._session.auth = _no_netrc
+        self._session.auth = lambda request: request  # adds nothing: no ~/.netrc is read
         pools = {"pool_connections": 1, "pool_maxsize": 1}  # SPEC 6 TLS: the trust, if any
         adapter = WatchedAdapter(**pools) if trust is None else TrustingAdapter(trust, **pools)
         self._session.mount("http://", adapter)

@@ -203,11 +203,10 @@ def write_in_workspace(
         )
     if not parts:
         return WriteRefused(f"{input_name} {shown} names the workspace itself, not a file")
-    data = emitted.encode(text)
     root = os.path.realpath(workspace)
     try:
         with interrupts.deferred():  # SPEC 6 "Interrupts": no temporary file left behind
-            path = _write(root, parts, data)
+            path = _write(root, parts, emitted.encode(text))
     except _Refusal as refusal:
         return WriteRefused(f"{input_name} {shown} {refusal}")
     except OSError as exc:
