@@ -63,11 +63,6 @@ def _id_hint(text: str, name: str) -> str:
     return ""
 
 
-def _listed(items: tuple[str, ...]) -> str:
-    """``a``, ``a and b``, ``a, b and c``."""
-    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"
-
-
 def check_api_url(value: Any) -> str:
     """Check an API URL (SPEC 6 "The wire, exactly": ``api-url``, ``--api-url``, or the
     ``GITHUB_API_URL`` they fall back to) before any request.
@@ -77,8 +72,9 @@ def check_api_url(value: Any) -> str:
     if hidden:
         advice = ", and the token as the token" if USERINFO in hidden else ""
         it = "it" if len(hidden) == 1 else "them"
+        listed = hidden[0] if len(hidden) == 1 else f"{', '.join(hidden[:-1])} and {hidden[-1]}"
         raise ValueError(
-            f"{knob('api-url')} carries {_listed(hidden)} (the value is not shown): give the "
+            f"{knob('api-url')} carries {listed} (the value is not shown): give the "
             f"API URL without {it}{advice}"
         )
     if not _API_URL.fullmatch(text):

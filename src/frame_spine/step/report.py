@@ -199,8 +199,7 @@ def failure_report(failure: Failure) -> StepReport:
     from ``failure`` (:func:`failure_json` as ``result``), every other output empty, an error
     annotation, and a summary of the status and message; under the default ``fail-on``
     (``error``: the step fails) with the job summary written."""
-    status, message = failure.status.value, failure.message
-    exit_code = failure.status.exit_code
+    status, message, exit_code = failure.status.value, failure.message, failure.status.exit_code
     return StepReport(
         outputs=outputs_of(status, exit_code, message, failure_json(failure)),
         summary=summary_head("", status, exit_code, "❌", message=message),
