@@ -10,6 +10,7 @@ from typing import TYPE_CHECKING
 
 from ... import console, help_text
 from ...console import Command
+from .. import add_format_flag, print_result
 
 if TYPE_CHECKING:
     from ...validation.models import ValidationResult
@@ -23,9 +24,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="step ids already done, separated by commas or whitespace: the dispatch "
         "matrix's ready list then holds the steps whose dependencies are all done (JSON only)",
     )
-    parser.add_argument(
-        "--format", choices=("text", "json"), default="text", help=help_text.FORMAT_TEXT_JSON
-    )
+    add_format_flag(parser, help_text.FORMAT_TEXT_JSON)
 
 
 def _validate(args: argparse.Namespace) -> ValidationResult:
@@ -75,9 +74,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
 
     console.check_plan_sources(parser, args, "validate")
     with _collector_paused():
-        result = _validate(args)
-        console.print_result(args.format, result, validation_json, validation_text)
-    return result.exit_code
+        return print_result(args.format, _validate(args), validation_json, validation_text)
 
 
 COMMANDS = (
