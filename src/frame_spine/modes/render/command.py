@@ -59,6 +59,7 @@ def _render(args: argparse.Namespace, canonical: frozenset[str] | None) -> Rende
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``frame-spine render``: local bodies or ``--repo``."""
     import os
+    from functools import partial
 
     from ...core.status import Failure
     from .models import RenderResult
@@ -72,12 +73,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     else:
         (result, plan, sibling), ports_dir = _render(args, canonical.names), canonical.directory
     repository = args.repo if args.plan_body is None else None
-
-    def markdown(shown: RenderResult) -> str:
-        return render_markdown(
-            shown, repository=repository, plan=plan, sibling=sibling, ports_dir=ports_dir
-        )
-
+    markdown = partial(
+        render_markdown, repository=repository, plan=plan, sibling=sibling, ports_dir=ports_dir
+    )
     return print_result(args.format, result, render_json, markdown)
 
 
