@@ -219,25 +219,18 @@ def scan_comment(body: str) -> CommentScan:
             if in_code(head_line):
                 examples.append(HeadRef(name, head_line))
                 continue
-            rest = line[head.end() :]
-            if _BARE_REST.fullmatch(rest):
+            bare = _BARE_REST.fullmatch(line[head.end() :]) is not None
+            if bare:
+                raw_start = pos
                 closer = next_bare_closer(pos) if pos <= length else -1
-                if closer == -1:
-                    unterminated.append(HeadRef(name, head_line))
-                    continue
-                raw = text[pos:closer]
-                first_line = head_line + 1
-                bare = True
             else:
-                after_name = start + head.end()
-                closer = next_arrow(after_name)
-                if closer == -1:
-                    unterminated.append(HeadRef(name, head_line))
-                    continue
-                raw = text[after_name:closer].lstrip(" \t")
-                first_line = head_line
-                bare = False
-            payload, payload_line = _clean_payload(raw, first_line)
+                raw_start = start + head.end()
+                closer = next_arrow(raw_start)
+            if closer == -1:
+                unterminated.append(HeadRef(name, head_line))
+                continue
+            raw = text[raw_start:closer] if bare else text[raw_start:closer].lstrip(" \t")
+            payload, payload_line = _clean_payload(raw, head_line + 1 if bare else head_line)
             if not payload:
                 payload_line = head_line
             blocks.append(Block(name, payload, head_line, payload_line, bare))

@@ -25,10 +25,7 @@ class ScannedComments:
 
     def comments(self) -> list[tuple[str, CommentScan]]:
         """``[("plan", scan), ("sibling", scan)]``, the sibling only when present."""
-        named = [("plan", self.plan)]
-        if self.sibling is not None:
-            named.append(("sibling", self.sibling))
-        return named
+        return [("plan", self.plan)] + ([] if self.sibling is None else [("sibling", self.sibling)])
 
     def scan(self, comment: str) -> CommentScan:
         """The scan of ``"plan"`` or ``"sibling"`` (which must be present)."""
@@ -80,10 +77,8 @@ class NoSpine(Enum):
 
 def spineless_variant(comments: ScannedComments) -> str | None:
     """The first ``brief``/``goal-contract`` value of the plan's frontmatter, if any."""
-    for _line, value in plan_variants(comments.plan.text):
-        if value in SPINELESS_VARIANTS:
-            return value
-    return None
+    variants = plan_variants(comments.plan.text)
+    return next((value for _line, value in variants if value in SPINELESS_VARIANTS), None)
 
 
 def no_spine_reason(comments: ScannedComments) -> NoSpine:
