@@ -87,11 +87,7 @@ class CommentScan:
 
 def normalise_body(body: str) -> str:
     """A comment body normalised (SPEC 2.1)."""
-    if body.startswith("\ufeff"):
-        body = body[1:]
-    if "\r" in body:
-        body = body.replace("\r\n", "\n").replace("\r", "\n")
-    return body
+    return body.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 class _FirstAtOrAfter:
@@ -135,8 +131,7 @@ class _LineNumbers:
 def _clean_payload(raw: str, first_line: int) -> tuple[str, int]:
     """The payload (SPEC 2.6) of the raw text between head and closer, and its first line."""
     lines = raw.split("\n")
-    start = 0
-    end = len(lines)
+    start, end = 0, len(lines)
     while start < end and not lines[start].strip(" \t"):
         start += 1
     while end > start and not lines[end - 1].strip(" \t"):

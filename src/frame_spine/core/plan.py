@@ -59,11 +59,6 @@ def shorten(text: str) -> str:
     return cut(text.strip())
 
 
-def _line_text(scan: CommentScan, line: int) -> str:
-    lines = scan.text.split("\n", line)
-    return lines[line - 1] if line - 1 < len(lines) else ""
-
-
 class NoSpine(Enum):
     """Why scanned comments hold no spine, the first that applies in this order."""
 
@@ -131,7 +126,8 @@ def _invalid_spine_message(
 ) -> str:
     if problem.line is None:
         return f"invalid frame-spine in {comments.label(comment)}: {problem.message}"
-    quoted = shorten(_line_text(scan, problem.line))
+    lines = scan.text.split("\n", problem.line)
+    quoted = shorten(lines[problem.line - 1] if problem.line - 1 < len(lines) else "")
     return (
         f"invalid frame-spine: line {problem.line} of {comments.label(comment)}: "
         f"{problem.message}: {quoted!r}"

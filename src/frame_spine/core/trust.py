@@ -132,11 +132,8 @@ class Permission:
     def grants_write(self) -> bool:
         """Whether ``permission`` is ``write`` or ``admin``."""
         permission = self.permission or ""
-        return (
-            self.refused is None
-            and permission.isascii()
-            and permission.lower() in WRITE_PERMISSIONS
-        )
+        ascii_lower = permission.lower() if permission.isascii() else ""
+        return self.refused is None and ascii_lower in WRITE_PERMISSIONS
 
     def words(self, login: str) -> str:
         """How a refusal names it (``permission read``)."""

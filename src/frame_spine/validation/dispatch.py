@@ -65,12 +65,11 @@ def ranked_steps(ports: Sequence[PortRoute], slices: Sequence[SpineSlice]) -> li
 def walk(steps: Sequence[RankedStep]) -> list[tuple[RankedStep, int]]:
     """The walk of SPEC 14 over steps in rank order, each with its wave."""
     rank = {ranked.step: index for index, ranked in enumerate(steps)}
-    waiting = [0] * len(steps)
     dependents: list[list[int]] = [[] for _ in steps]
     predecessors = [ranked.predecessors for ranked in steps]
+    waiting = [len(before) for before in predecessors]
     for index, before in enumerate(predecessors):
         for dependency in before:
-            waiting[index] += 1
             if dependency in rank:
                 dependents[rank[dependency]].append(index)
     ready = [index for index, count in enumerate(waiting) if count == 0]
