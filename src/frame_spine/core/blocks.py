@@ -196,10 +196,7 @@ def scan_comment(body: str) -> CommentScan:
     pos = 0
     search = _CANDIDATE.search
 
-    while True:
-        candidate = search(text, pos)
-        if candidate is None:
-            break
+    while (candidate := search(text, pos)) is not None:
         start = candidate.start()
         end = text.find("\n", start)
         if end == -1:

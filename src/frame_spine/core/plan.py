@@ -82,8 +82,7 @@ def no_spine_reason(comments: ScannedComments) -> NoSpine:
         return NoSpine.VARIANT
     if spine_omitted(comments.plan.text) is not None:
         return NoSpine.OMITTED
-    examples = [head for _name, scan in comments.comments() for head in scan.examples]
-    if any(head.name == SPINE for head in examples):
+    if any(head.name == SPINE for _name, scan in comments.comments() for head in scan.examples):
         return NoSpine.EXAMPLES
     if not any(scan.text.strip() for _name, scan in comments.comments()):
         return NoSpine.EMPTY

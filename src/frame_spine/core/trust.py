@@ -51,9 +51,7 @@ class TrustPolicy:
 def parse_policy(value: str | None) -> TrustPolicy:
     """Parse a ``trusted-authors`` value (SPEC 6.1; empty: the default), or raise
     ``ValueError`` naming the input."""
-    text = (value or "").strip()
-    if not text:
-        text = DEFAULT_TRUSTED_AUTHORS
+    text = (value or "").strip() or DEFAULT_TRUSTED_AUTHORS
     terms = [term for term in _SEPARATORS.split(text) if term]
     if not terms:
         raise ValueError(
