@@ -87,11 +87,7 @@ class CommentScan:
 
 def normalise_body(body: str) -> str:
     """A comment body normalised (SPEC 2.1)."""
-    if body.startswith("\ufeff"):
-        body = body[1:]
-    if "\r" in body:
-        body = body.replace("\r\n", "\n").replace("\r", "\n")
-    return body
+    return body.removeprefix("\ufeff").replace("\r\n", "\n").replace("\r", "\n")
 
 
 class _FirstAtOrAfter:
@@ -135,8 +131,7 @@ class _LineNumbers:
 def _clean_payload(raw: str, first_line: int) -> tuple[str, int]:
     """The payload (SPEC 2.6) of the raw text between head and closer, and its first line."""
     lines = raw.split("\n")
-    start = 0
-    end = len(lines)
+    start, end = 0, len(lines)
     while start < end and not lines[start].strip(" \t"):
         start += 1
     while end > start and not lines[end - 1].strip(" \t"):
@@ -201,10 +196,7 @@ def scan_comment(body: str) -> CommentScan:
     pos = 0
     search = _CANDIDATE.search
 
-    while True:
-        candidate = search(text, pos)
-        if candidate is None:
-            break
+    while (candidate := search(text, pos)) is not None:
         start = candidate.start()
         end = text.find("\n", start)
         if end == -1:
@@ -219,25 +211,18 @@ def scan_comment(body: str) -> CommentScan:
             if in_code(head_line):
                 examples.append(HeadRef(name, head_line))
                 continue
-            rest = line[head.end() :]
-            if _BARE_REST.fullmatch(rest):
+            bare = _BARE_REST.fullmatch(line[head.end() :]) is not None
+            if bare:
+                raw_start = pos
                 closer = next_bare_closer(pos) if pos <= length else -1
-                if closer == -1:
-                    unterminated.append(HeadRef(name, head_line))
-                    continue
-                raw = text[pos:closer]
-                first_line = head_line + 1
-                bare = True
             else:
-                after_name = start + head.end()
-                closer = next_arrow(after_name)
-                if closer == -1:
-                    unterminated.append(HeadRef(name, head_line))
-                    continue
-                raw = text[after_name:closer].lstrip(" \t")
-                first_line = head_line
-                bare = False
-            payload, payload_line = _clean_payload(raw, first_line)
+                raw_start = start + head.end()
+                closer = next_arrow(raw_start)
+            if closer == -1:
+                unterminated.append(HeadRef(name, head_line))
+                continue
+            raw = text[raw_start:closer] if bare else text[raw_start:closer].lstrip(" \t")
+            payload, payload_line = _clean_payload(raw, head_line + 1 if bare else head_line)
             if not payload:
                 payload_line = head_line
             blocks.append(Block(name, payload, head_line, payload_line, bare))

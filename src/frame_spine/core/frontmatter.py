@@ -71,12 +71,9 @@ def plan_variants(
 ) -> list[tuple[int, str]]:
     """Every ``plan-variant:`` value (unquoted) with its line, in order (``frontmatter``: the
     body's :func:`frontmatter_lines`, when already read)."""
-    found: list[tuple[int, str]] = []
-    for item in frontmatter_lines(text) if frontmatter is None else frontmatter:
-        match = _VARIANT.fullmatch(item.text)
-        if match is not None:
-            found.append((item.line, _unquote(match.group(1))))
-    return found
+    lines = frontmatter_lines(text) if frontmatter is None else frontmatter
+    matches = ((item.line, _VARIANT.fullmatch(item.text)) for item in lines)
+    return [(line, _unquote(match.group(1))) for line, match in matches if match is not None]
 
 
 def spine_omitted(text: str, frontmatter: list[FrontmatterLine] | None = None) -> int | None:

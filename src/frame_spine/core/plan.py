@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from .blocks import SPINE, Block, CommentScan, HeadRef, scan_comment
+from .blocks import SPINE, Block, CommentScan, scan_comment
 from .digest import spine_digest
 from .frontmatter import SPINELESS_VARIANTS, plan_variants, spine_omitted
 from .shown import cut
@@ -25,10 +25,7 @@ class ScannedComments:
 
     def comments(self) -> list[tuple[str, CommentScan]]:
         """``[("plan", scan), ("sibling", scan)]``, the sibling only when present."""
-        named = [("plan", self.plan)]
-        if self.sibling is not None:
-            named.append(("sibling", self.sibling))
-        return named
+        return [("plan", self.plan)] + ([] if self.sibling is None else [("sibling", self.sibling)])
 
     def scan(self, comment: str) -> CommentScan:
         """The scan of ``"plan"`` or ``"sibling"`` (which must be present)."""
@@ -62,11 +59,6 @@ def shorten(text: str) -> str:
     return cut(text.strip())
 
 
-def _line_text(scan: CommentScan, line: int) -> str:
-    lines = scan.text.split("\n", line)
-    return lines[line - 1] if line - 1 < len(lines) else ""
-
-
 class NoSpine(Enum):
     """Why scanned comments hold no spine, the first that applies in this order."""
 
@@ -80,10 +72,8 @@ class NoSpine(Enum):
 
 def spineless_variant(comments: ScannedComments) -> str | None:
     """The first ``brief``/``goal-contract`` value of the plan's frontmatter, if any."""
-    for _line, value in plan_variants(comments.plan.text):
-        if value in SPINELESS_VARIANTS:
-            return value
-    return None
+    variants = plan_variants(comments.plan.text)
+    return next((value for _line, value in variants if value in SPINELESS_VARIANTS), None)
 
 
 def no_spine_reason(comments: ScannedComments) -> NoSpine:
@@ -92,8 +82,7 @@ def no_spine_reason(comments: ScannedComments) -> NoSpine:
         return NoSpine.VARIANT
     if spine_omitted(comments.plan.text) is not None:
         return NoSpine.OMITTED
-    examples = [head for _name, scan in comments.comments() for head in scan.examples]
-    if any(head.name == SPINE for head in examples):
+    if any(head.name == SPINE for _name, scan in comments.comments() for head in scan.examples):
         return NoSpine.EXAMPLES
     if not any(scan.text.strip() for _name, scan in comments.comments()):
         return NoSpine.EMPTY
@@ -131,19 +120,13 @@ def missing_spine_message(comments: ScannedComments) -> str:
     return no_spine_wording(comments, _MISSING_SPINE)
 
 
-def _unterminated_message(comments: ScannedComments, head: HeadRef, comment: str) -> str:
-    return (
-        f"unterminated frame-spine block: the head at line {head.line} of "
-        f"{comments.label(comment)} has no closing -->"
-    )
-
-
 def _invalid_spine_message(
     comments: ScannedComments, scan: CommentScan, comment: str, problem: SpineProblem
 ) -> str:
     if problem.line is None:
         return f"invalid frame-spine in {comments.label(comment)}: {problem.message}"
-    quoted = shorten(_line_text(scan, problem.line))
+    lines = scan.text.split("\n", problem.line)
+    quoted = shorten(lines[problem.line - 1] if problem.line - 1 < len(lines) else "")
     return (
         f"invalid frame-spine: line {problem.line} of {comments.label(comment)}: "
         f"{problem.message}: {quoted!r}"
@@ -169,7 +152,11 @@ def _find_spine(comments: ScannedComments) -> tuple[Block, CommentScan, str] | F
     for comment, scan in comments.comments():
         for head in scan.unterminated:
             if head.name == SPINE:
-                return Failure(Status.INVALID_SPINE, _unterminated_message(comments, head, comment))
+                message = (
+                    f"unterminated frame-spine block: the head at line {head.line} of "
+                    f"{comments.label(comment)} has no closing -->"
+                )
+                return Failure(Status.INVALID_SPINE, message)
     return Failure(Status.MISSING_SPINE, missing_spine_message(comments))
 
 

@@ -98,7 +98,6 @@ class _Reader:
     def __init__(self) -> None:
         self.problems: list[SpineProblem] = []
         self.scalars: dict[str, tuple[str, int]] = {}
-        self.seen_sections: set[str] = set()
         self.key_lines: dict[str, int] = {}
         self.section: str | None = None
         self.ports: list[PortRoute] = []
@@ -154,11 +153,10 @@ class _Reader:
             return
         value = match.group(2).strip(" \t")
         if key in _SECTIONS:
-            if key in self.seen_sections:
+            if key in self.key_lines:
                 self.problem(line_no, f"repeated {key}: section")
             elif value:
                 self.problem(line_no, f"{key}: takes no value on its line")
-            self.seen_sections.add(key)
             self.key_lines.setdefault(key, line_no)
             self.section = key
             return
@@ -222,8 +220,8 @@ class _Reader:
             entry for entry in (_finish_slice(d, self.problems) for d in self.drafts) if entry
         ]
         for items, name, present in (
-            (self.ports, "port", "ports" in self.seen_sections),
-            (self.drafts, "slice", "slices" in self.seen_sections),
+            (self.ports, "port", "ports" in self.key_lines),
+            (self.drafts, "slice", "slices" in self.key_lines),
         ):
             if not items:
                 message = f"no {name} under {name}s:" if present else f"no {name}s: section"

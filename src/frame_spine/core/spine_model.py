@@ -57,9 +57,8 @@ class Spine:
     @property
     def steps(self) -> frozenset[str]:
         """The steps "in the spine": keys under ``slices:`` and steps of any port token."""
-        named = {entry.step for entry in self.slices}
-        named.update(token.step for route in self.ports for token in route.tokens)
-        return frozenset(named)
+        routed = (token.step for route in self.ports for token in route.tokens)
+        return frozenset(entry.step for entry in self.slices).union(routed)
 
 
 @dataclass(frozen=True, slots=True)

@@ -39,9 +39,8 @@ def read_stamp(spine: Spine, holder: CommentScan) -> StampVerdict:
     if not stamps:
         return StampVerdict(StampKind.NONE)
     instants = [parse_instant(marker.value) for marker in stamps]
-    for marker, instant in zip(stamps, instants, strict=True):
-        if instant is None:
-            return StampVerdict(StampKind.MALFORMED, marker, len(stamps))
+    if None in instants:
+        return StampVerdict(StampKind.MALFORMED, stamps[instants.index(None)], len(stamps))
     if len(set(instants)) > 1:
         return StampVerdict(StampKind.CONFLICTING, stamps[1], len(stamps))
     if instants[0] != spine.instant:
@@ -67,7 +66,5 @@ def verdict_message(verdict: StampVerdict, holder: CommentScan, where: str, spin
 
 def shown_stamp(holder: CommentScan | None) -> str | None:
     """The ``sibling_generated_at`` a result shows: the holder's first stamp, as written."""
-    if holder is None:
-        return None
-    stamps = holder.marker_values("stamp")
+    stamps = holder.marker_values("stamp") if holder is not None else []
     return stamps[0] if stamps else None

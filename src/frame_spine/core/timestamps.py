@@ -25,8 +25,7 @@ def parse_instant(text: str) -> Instant | None:
         moment = datetime(year, month, day, hour, minute, second)
     except ValueError:
         return None
-    fraction = match.group(7) or ""
-    nanoseconds = int(fraction.ljust(9, "0")) if fraction else 0
+    nanoseconds = int((match.group(7) or "0").ljust(9, "0"))
     days = moment.toordinal() - _EPOCH_ORDINAL
     return (days * 86400 + hour * 3600 + minute * 60 + second, nanoseconds)
 

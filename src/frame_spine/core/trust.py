@@ -51,9 +51,7 @@ class TrustPolicy:
 def parse_policy(value: str | None) -> TrustPolicy:
     """Parse a ``trusted-authors`` value (SPEC 6.1; empty: the default), or raise
     ``ValueError`` naming the input."""
-    text = (value or "").strip()
-    if not text:
-        text = DEFAULT_TRUSTED_AUTHORS
+    text = (value or "").strip() or DEFAULT_TRUSTED_AUTHORS
     terms = [term for term in _SEPARATORS.split(text) if term]
     if not terms:
         raise ValueError(
@@ -132,11 +130,8 @@ class Permission:
     def grants_write(self) -> bool:
         """Whether ``permission`` is ``write`` or ``admin``."""
         permission = self.permission or ""
-        return (
-            self.refused is None
-            and permission.isascii()
-            and permission.lower() in WRITE_PERMISSIONS
-        )
+        ascii_lower = permission.lower() if permission.isascii() else ""
+        return self.refused is None and ascii_lower in WRITE_PERMISSIONS
 
     def words(self, login: str) -> str:
         """How a refusal names it (``permission read``)."""

@@ -33,13 +33,11 @@ class RankedStep:
 
 def routing_ports(ports: Sequence[PortRoute]) -> dict[str, list[str]]:
     """The ports whose tokens name each step, each once, in ``ports:`` order."""
-    routed: dict[str, list[str]] = {}
+    routed: dict[str, dict[str, None]] = {}
     for route in ports:
         for token in route.tokens:
-            names = routed.setdefault(token.step, [])
-            if route.name not in names:
-                names.append(route.name)
-    return routed
+            routed.setdefault(token.step, {})[route.name] = None
+    return {step: list(names) for step, names in routed.items()}
 
 
 def ranked_steps(ports: Sequence[PortRoute], slices: Sequence[SpineSlice]) -> list[RankedStep]:
@@ -67,12 +65,11 @@ def ranked_steps(ports: Sequence[PortRoute], slices: Sequence[SpineSlice]) -> li
 def walk(steps: Sequence[RankedStep]) -> list[tuple[RankedStep, int]]:
     """The walk of SPEC 14 over steps in rank order, each with its wave."""
     rank = {ranked.step: index for index, ranked in enumerate(steps)}
-    waiting = [0] * len(steps)
     dependents: list[list[int]] = [[] for _ in steps]
     predecessors = [ranked.predecessors for ranked in steps]
+    waiting = [len(before) for before in predecessors]
     for index, before in enumerate(predecessors):
         for dependency in before:
-            waiting[index] += 1
             if dependency in rank:
                 dependents[rank[dependency]].append(index)
     ready = [index for index, count in enumerate(waiting) if count == 0]
@@ -92,15 +89,14 @@ def walk(steps: Sequence[RankedStep]) -> list[tuple[RankedStep, int]]:
     return order
 
 
-def _kebab(name: str) -> str:
-    return name.replace("_", "-")
-
-
 class MatrixEntry(BaseModel):
     """One step of the dispatch matrix (SPEC 14), keyed by the lookup action's input names."""
 
     model_config = ConfigDict(
-        frozen=True, alias_generator=_kebab, serialize_by_alias=True, validate_by_name=True
+        frozen=True,
+        alias_generator=lambda name: name.replace("_", "-"),
+        serialize_by_alias=True,
+        validate_by_name=True,
     )
 
     step_id: str
@@ -165,14 +161,11 @@ def matrix(
     for entry in steps:
         waves.setdefault(entry.wave, []).append(entry.step_id)
     done = frozenset(completed or ())
-    if done:
-        ready = tuple(
-            entry
-            for entry, (ranked, _wave) in zip(steps, walked, strict=True)
-            if entry.step_id not in done and all(step in done for step in ranked.predecessors)
-        )
-    else:  # nothing completed: the steps without predecessors, which are wave 1 exactly
-        ready = tuple(entry for entry in steps if entry.wave == 1)
+    ready = tuple(
+        entry
+        for entry, (ranked, _wave) in zip(steps, walked, strict=True)
+        if entry.step_id not in done and all(step in done for step in ranked.predecessors)
+    )
     return Dispatch(
         steps=steps, waves=tuple(tuple(waves[wave]) for wave in sorted(waves)), ready=ready
     )

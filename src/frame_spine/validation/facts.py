@@ -10,7 +10,7 @@ from ..core.frontmatter import SPINELESS_VARIANTS, frontmatter_lines, plan_varia
 from ..core.plan import ScannedComments
 from ..core.slices import slice_ports, slice_step_id
 from ..core.spine import parse_spine
-from ..core.spine_model import Spine, SpineProblem
+from ..core.spine_model import Spine, SpineParse, SpineProblem
 
 
 @dataclass(frozen=True, slots=True)
@@ -34,11 +34,9 @@ class PlanFacts:
 
     def slice_ports(self, payload: str) -> tuple[str, ...] | None:
         """:func:`~frame_spine.core.slices.slice_ports`, read once per payload."""
-        try:
-            return self._ports[payload]
-        except KeyError:
-            provided = self._ports[payload] = slice_ports(payload)
-            return provided
+        if payload not in self._ports:
+            self._ports[payload] = slice_ports(payload)
+        return self._ports[payload]
 
     @property
     def spine_comment(self) -> str:
@@ -68,11 +66,9 @@ def plan_facts(
             else:
                 slices.append((comment, block, step))
                 by_step.setdefault(step, []).append((comment, block))
-    problems: tuple[SpineProblem, ...] = ()
-    spine = None
+    parsed = SpineParse(None, ())
     if len(spines) == 1:
         parsed = parse_spine(spines[0][1].payload, spines[0][1].payload_line)
-        problems, spine = parsed.problems, parsed.spine
     text = comments.plan.text
     frontmatter = frontmatter_lines(text)
     return PlanFacts(
@@ -86,6 +82,6 @@ def plan_facts(
         variants=tuple(plan_variants(text, frontmatter)),
         omitted_line=spine_omitted(text, frontmatter),
         criteria=acceptance_criteria(text),
-        problems=problems,
-        spine=spine,
+        problems=parsed.problems,
+        spine=parsed.spine,
     )

@@ -139,38 +139,33 @@ class ValidationResult(BaseModel):
         return cls(status=failure.status, message=failure.message)
 
 
-def _finding(severity: Severity, code: Code, message: str, **where: Any) -> Finding:
-    return Finding(severity=severity, code=code, message=message, **where)
-
-
 def error(code: Code, message: str, **where: Any) -> Finding:
     """Build an error finding (``where``: comment, line, step, port)."""
-    return _finding(Severity.ERROR, code, message, **where)
+    return Finding(severity=Severity.ERROR, code=code, message=message, **where)
 
 
 def warning(code: Code, message: str, **where: Any) -> Finding:
     """Build a warning finding (``where``: comment, line, step, port)."""
-    return _finding(Severity.WARNING, code, message, **where)
+    return Finding(severity=Severity.WARNING, code=code, message=message, **where)
 
 
 def notice(code: Code, message: str, **where: Any) -> Finding:
     """Build a notice finding (``where``: comment, line, step, port)."""
-    return _finding(Severity.NOTICE, code, message, **where)
+    return Finding(severity=Severity.NOTICE, code=code, message=message, **where)
 
 
 def at_block(code: Code, message: str, comment: str, block: Block, **where: str | None) -> Finding:
     """A finding of ``code``, with its own severity, at a block's head line (``where``: step,
     port)."""
-    return _finding(code.severity, code, message, comment=comment, line=block.head_line, **where)
+    where_block = {"comment": comment, "line": block.head_line, **where}
+    return Finding(severity=code.severity, code=code, message=message, **where_block)
 
 
 def result_of(findings: Iterable[Finding]) -> ValidationResult:
     """The findings in comment order (plan, sibling, neither; by line; stable), counted."""
-    ordered = sorted(
-        enumerate(findings),
-        key=lambda item: (_COMMENT_ORDER.get(item[1].comment, 2), item[1].line or 0, item[0]),
+    kept = tuple(
+        sorted(findings, key=lambda found: (_COMMENT_ORDER.get(found.comment, 2), found.line or 0))
     )
-    kept = tuple(finding for _index, finding in ordered)
     errors = sum(finding.severity is Severity.ERROR for finding in kept)
     warnings = sum(finding.severity is Severity.WARNING for finding in kept)
     status = Verdict.INVALID if errors else Verdict.VALID

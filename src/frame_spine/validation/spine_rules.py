@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
 from itertools import pairwise
 
 from ..core.identity import pointer_problem
@@ -150,19 +149,11 @@ def lane_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
 MAX_LISTED_CYCLES = 20
 
 
-@dataclass(frozen=True, slots=True)
-class _Cycles:
-    """The cycles of one walk: the first :data:`MAX_LISTED_CYCLES`, each from its earliest
-    step, and how many more, with the step that closes the first of them."""
-
-    listed: list[list[str]]
-    unlisted: int
-    first_unlisted: str | None
-
-
-def _cycles(spine: Spine) -> _Cycles:
+def _cycles(spine: Spine) -> tuple[list[list[str]], int, str | None]:
     """The dependency cycles among the slices: an iterative depth-first walk in ``slices:``
-    order, where each edge to a step on the path closes one."""
+    order, where each edge to a step on the path closes one. Returns the first
+    :data:`MAX_LISTED_CYCLES`, each from its earliest step, and how many more, with the step
+    that closes the first of them."""
     graph = {entry.step: entry.depends_on for entry in spine.slices}
     order = {entry.step: index for index, entry in enumerate(spine.slices)}
     listed: list[list[str]] = []
@@ -204,7 +195,7 @@ def _cycles(spine: Spine) -> _Cycles:
             position[dependency] = len(path)
             path.append(dependency)
             pending.append(iter(graph[dependency]))
-    return _Cycles(listed, unlisted, first_unlisted)
+    return listed, unlisted, first_unlisted
 
 
 def dependency_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
@@ -223,15 +214,14 @@ def dependency_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
             if dependency not in steps:
                 message = f"{entry.step} depends on {dependency}, which is not in the spine"
                 add(Code.UNKNOWN_DEPENDENCY, entry.step, message)
-    cycles = _cycles(spine)
-    for cycle in cycles.listed:
+    listed, unlisted, first_unlisted = _cycles(spine)
+    for cycle in listed:
         add(Code.DEPENDENCY_CYCLE, cycle[0], "dependency cycle: " + " -> ".join([*cycle, cycle[0]]))
-    if cycles.first_unlisted is not None:
+    if first_unlisted is not None:
         message = (
-            f"{cycles.unlisted} more dependency cycles (only the first {MAX_LISTED_CYCLES} are "
-            "listed)"
+            f"{unlisted} more dependency cycles (only the first {MAX_LISTED_CYCLES} are listed)"
         )
-        add(Code.DEPENDENCY_CYCLE, cycles.first_unlisted, message)
+        add(Code.DEPENDENCY_CYCLE, first_unlisted, message)
     return found
 
 
