@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from enum import Enum
 
-from .blocks import SPINE, Block, CommentScan, HeadRef, scan_comment
+from .blocks import SPINE, Block, CommentScan, scan_comment
 from .digest import spine_digest
 from .frontmatter import SPINELESS_VARIANTS, plan_variants, spine_omitted
 from .shown import cut
@@ -131,13 +131,6 @@ def missing_spine_message(comments: ScannedComments) -> str:
     return no_spine_wording(comments, _MISSING_SPINE)
 
 
-def _unterminated_message(comments: ScannedComments, head: HeadRef, comment: str) -> str:
-    return (
-        f"unterminated frame-spine block: the head at line {head.line} of "
-        f"{comments.label(comment)} has no closing -->"
-    )
-
-
 def _invalid_spine_message(
     comments: ScannedComments, scan: CommentScan, comment: str, problem: SpineProblem
 ) -> str:
@@ -169,7 +162,11 @@ def _find_spine(comments: ScannedComments) -> tuple[Block, CommentScan, str] | F
     for comment, scan in comments.comments():
         for head in scan.unterminated:
             if head.name == SPINE:
-                return Failure(Status.INVALID_SPINE, _unterminated_message(comments, head, comment))
+                message = (
+                    f"unterminated frame-spine block: the head at line {head.line} of "
+                    f"{comments.label(comment)} has no closing -->"
+                )
+                return Failure(Status.INVALID_SPINE, message)
     return Failure(Status.MISSING_SPINE, missing_spine_message(comments))
 
 

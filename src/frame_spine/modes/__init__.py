@@ -12,6 +12,7 @@ an online outcome, the ``result`` output. A new mode is a folder with those file
 from __future__ import annotations
 
 import importlib
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
 
@@ -22,6 +23,8 @@ from ..inputs import MODES as MODES
 from ..workflow_commands import json_line
 
 if TYPE_CHECKING:
+    import argparse
+
     from ..console import Command
     from ..core.status import Failure
     from ..github.payloads import FetchedComment
@@ -55,6 +58,33 @@ class ModeResult(BaseModel):
         return {
             key: value for key, value in dumped.items() if value is not None or key not in when_set
         }
+
+
+class Exiting(Protocol):
+    """A result that knows its process exit code (SPEC 9)."""
+
+    @property
+    def exit_code(self) -> int:
+        """0, or 1 when the result fails."""
+        ...
+
+
+M = TypeVar("M", bound=Exiting)
+
+
+def add_format_flag(parser: argparse.ArgumentParser, text: str, first: str = "text") -> None:
+    """``--format``: ``first`` (the default) or ``json`` (SPEC 9)."""
+    parser.add_argument("--format", choices=(first, "json"), default=first, help=text)
+
+
+def print_result(
+    output_format: str, result: M, as_json: Callable[[M], str], as_text: Callable[[M], str]
+) -> int:
+    """Print ``result`` as ``--format`` says (SPEC 9); return its exit code."""
+    from ..console import print_result as print_shown
+
+    print_shown(output_format, result, as_json, as_text)
+    return result.exit_code
 
 
 @dataclass(frozen=True, slots=True)

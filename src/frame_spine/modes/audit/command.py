@@ -6,6 +6,7 @@ import argparse
 
 from ... import console, help_text
 from ...console import Command
+from .. import add_format_flag, print_result
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -26,9 +27,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="only comments updated since a timestamp, or that long ago (8d, 24h, 90m)",
     )
     console.add_api_flags(parser, with_repo=False)
-    parser.add_argument(
-        "--format", choices=("text", "json"), default="text", help=help_text.FORMAT_TEXT_JSON
-    )
+    add_format_flag(parser, help_text.FORMAT_TEXT_JSON)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -46,8 +45,7 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         report = AuditReport.of_failure(target, repository=str(args.repo))
     else:
         report = audit_online(target, console.fetcher(target, args))
-    console.print_result(args.format, report, audit_json, audit_text)
-    return report.exit_code
+    return print_result(args.format, report, audit_json, audit_text)
 
 
 COMMANDS = (

@@ -50,8 +50,7 @@ def report(step: StepContext) -> StepReport:
         if plan.state not in QUIET_STATES
     ]
     if audit.message is not None:
-        title = f"frame-spine audit: {audit.status}"
-        annotations.append(Annotation("error", title, audit.message))
+        annotations.append(Annotation("error", f"frame-spine audit: {audit.status}", audit.message))
     not_ok = any(plan.warnings for plan in audit.plans)
     exit_code = step_exit_code(settings.fail_on, failed=audit.exit_code != 0, not_ok=not_ok)
     places = [] if plans_omitted else ["the `result` output"]

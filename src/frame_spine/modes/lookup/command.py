@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ... import console, help_text
 from ...console import Command
+from .. import add_format_flag, print_result
 
 if TYPE_CHECKING:
     from .models import LookupResult
@@ -39,17 +40,7 @@ def _add_lookup_arguments(parser: argparse.ArgumentParser) -> None:
     )
     dispatch.add_argument("--step-id", metavar="ID", required=True, help="the step, e.g. s4")
     dispatch.add_argument("--spine-digest", metavar="D", help="the spine digest at dispatch time")
-    parser.add_argument(
-        "--format", choices=("text", "json"), default="text", help=help_text.FORMAT_TEXT_JSON
-    )
-
-
-def _print(result: LookupResult, output_format: str) -> int:
-    """Print a result (SPEC 5); return its exit code."""
-    from .render import result_json, result_text
-
-    console.print_result(output_format, result, result_json, result_text)
-    return result.exit_code
+    add_format_flag(parser, help_text.FORMAT_TEXT_JSON)
 
 
 def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> bool:
@@ -120,18 +111,18 @@ def _lookup_online(args: argparse.Namespace) -> LookupResult:
 
 def run_lookup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``frame-spine lookup``: local bodies, one pre-concatenated body, or GitHub."""
+    from .render import result_json, result_text
+
     online = _check_sources(parser, args)
     result = _lookup_online(args) if online else _lookup_local(args)
-    return _print(result, args.format)
+    return print_result(args.format, result, result_json, result_text)
 
 
 def _add_digest_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--plan-body", metavar="PATH", required=True, help="plan comment body file, or - for stdin"
     )
-    parser.add_argument(
-        "--format", choices=("text", "json"), default="text", help=help_text.FORMAT_TEXT_JSON
-    )
+    add_format_flag(parser, help_text.FORMAT_TEXT_JSON)
 
 
 def run_digest(args: argparse.Namespace, _parser: argparse.ArgumentParser) -> int:
@@ -140,11 +131,12 @@ def run_digest(args: argparse.Namespace, _parser: argparse.ArgumentParser) -> in
     from ...core.status import Failure, Status
     from ...workflow_commands import json_line
     from .models import LookupResult
+    from .render import result_json, result_text
 
     body = console.read_body(args.plan_body, "--plan-body")
     current = body if isinstance(body, Failure) else current_spine(scan_bodies(body))
     if isinstance(current, Failure):
-        return _print(LookupResult.of_failure(current), args.format)
+        return print_result(args.format, LookupResult.of_failure(current), result_json, result_text)
     shown = current.digest
     if args.format == "json":
         known = {"spine_digest": shown, "generated_at": current.spine.generated_at}

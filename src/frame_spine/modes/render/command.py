@@ -7,6 +7,7 @@ from typing import TYPE_CHECKING
 
 from ... import console, help_text
 from ...console import Command
+from .. import add_format_flag, print_result
 
 if TYPE_CHECKING:
     from ...markdown import CommentLink
@@ -24,12 +25,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="directory whose *.yaml, *.yml and *.md file names are the canonical ports "
         "(default: frame/ports when it exists)",
     )
-    parser.add_argument(
-        "--format",
-        choices=("markdown", "json"),
-        default="markdown",
-        help=help_text.FORMAT_MARKDOWN_JSON,
-    )
+    add_format_flag(parser, help_text.FORMAT_MARKDOWN_JSON, "markdown")
 
 
 def _render(args: argparse.Namespace, canonical: frozenset[str] | None) -> Rendered:
@@ -63,6 +59,7 @@ def _render(args: argparse.Namespace, canonical: frozenset[str] | None) -> Rende
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``frame-spine render``: local bodies or ``--repo``."""
     import os
+    from functools import partial
 
     from ...core.status import Failure
     from .models import RenderResult
@@ -76,14 +73,10 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     else:
         (result, plan, sibling), ports_dir = _render(args, canonical.names), canonical.directory
     repository = args.repo if args.plan_body is None else None
-
-    def markdown(shown: RenderResult) -> str:
-        return render_markdown(
-            shown, repository=repository, plan=plan, sibling=sibling, ports_dir=ports_dir
-        )
-
-    console.print_result(args.format, result, render_json, markdown)
-    return result.exit_code
+    markdown = partial(
+        render_markdown, repository=repository, plan=plan, sibling=sibling, ports_dir=ports_dir
+    )
+    return print_result(args.format, result, render_json, markdown)
 
 
 COMMANDS = (

@@ -4,12 +4,11 @@ from __future__ import annotations
 
 import argparse
 import gc
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import TYPE_CHECKING
 
 from ... import console, help_text
 from ...console import Command
+from .. import add_format_flag, print_result
 
 if TYPE_CHECKING:
     from ...validation.models import ValidationResult
@@ -23,9 +22,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         help="step ids already done, separated by commas or whitespace: the dispatch "
         "matrix's ready list then holds the steps whose dependencies are all done (JSON only)",
     )
-    parser.add_argument(
-        "--format", choices=("text", "json"), default="text", help=help_text.FORMAT_TEXT_JSON
-    )
+    add_format_flag(parser, help_text.FORMAT_TEXT_JSON)
 
 
 def _validate(args: argparse.Namespace) -> ValidationResult:
@@ -55,29 +52,21 @@ def _validate(args: argparse.Namespace) -> ValidationResult:
     return with_dispatch(result, local.comments, DispatchIds(local.issue), completed)
 
 
-@contextmanager
-def _collector_paused() -> Iterator[None]:
-    """The cyclic garbage collector paused for a block: a large plan's tens of thousands of
-    small objects are freed by reference count, and the collector's passes over them cost a
-    fifth of the run."""
-    enabled = gc.isenabled()
-    gc.disable()
-    try:
-        yield
-    finally:
-        if enabled:
-            gc.enable()
-
-
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     """``frame-spine validate``: local bodies or ``--repo``."""
     from .render import validation_json, validation_text
 
     console.check_plan_sources(parser, args, "validate")
-    with _collector_paused():
-        result = _validate(args)
-        console.print_result(args.format, result, validation_json, validation_text)
-    return result.exit_code
+    # The cyclic garbage collector paused for the run: a large plan's tens of thousands of small
+    # objects are freed by reference count, and the collector's passes over them cost a fifth
+    # of the run.
+    enabled = gc.isenabled()
+    gc.disable()
+    try:
+        return print_result(args.format, _validate(args), validation_json, validation_text)
+    finally:
+        if enabled:
+            gc.enable()
 
 
 COMMANDS = (
