@@ -230,9 +230,7 @@ def report_of(
 ) -> AuditReport:
     """The report: plans by issue number, counts for every state, the status."""
     ordered = tuple(sorted(plans, key=lambda plan: plan.issue))
-    counts = {state.value: 0 for state in AuditState}
-    for plan in ordered:
-        counts[plan.state.value] += 1
+    counts = {state.value: sum(plan.state is state for plan in ordered) for state in AuditState}
     clean = all(plan.state in QUIET_STATES for plan in ordered)
     return AuditReport(
         status=AuditStatus.CLEAN if clean else AuditStatus.FINDINGS,

@@ -33,8 +33,7 @@ def _rendered(step: StepContext) -> tuple[Online[RenderResult], str | None, str 
     workspace = step.environ.get("GITHUB_WORKSPACE") or os.getcwd()
     canonical = canonical_ports(workspace, settings.ports_dir, contained=True)
     if isinstance(canonical, Failure):
-        failed = RenderResult.of_failure(canonical, **ids)
-        return Online(failed), target.repository, None
+        return Online(RenderResult.of_failure(canonical, **ids)), target.repository, None
     rendered = render_online(target, step.fetcher(target), canonical.names)
     return rendered, target.repository, canonical.directory
 

@@ -27,8 +27,7 @@ def _validated(step: StepContext) -> tuple[Online[ValidationResult], str | None]
     request = parse_inputs(DispatchRequest, step.inputs)
     if isinstance(request, Failure):
         return Online(ValidationResult.of_failure(request)), None
-    fetcher = step.fetcher(target)
-    return validate_online(target, fetcher, request.completed_steps), target.repository
+    return validate_online(target, step.fetcher(target), request.completed_steps), target.repository
 
 
 def _matrix_outputs(dispatch: Dispatch) -> tuple[dict[str, str], list[Annotation]]:
