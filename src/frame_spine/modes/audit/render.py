@@ -63,11 +63,9 @@ def audit_text(report: AuditReport) -> str:
         for row in [header, *rows]
     ]
     counts = ", ".join(f"{state.value} {report.counts.get(state.value, 0)}" for state in AuditState)
-    passed = (
-        f"; {plural(report.untrusted_plan_comments, 'untrusted plan comment')} passed over"
-        if report.untrusted_plan_comments
-        else ""
-    )
+    passed = ""
+    if report.untrusted_plan_comments:
+        passed = f"; {plural(report.untrusted_plan_comments, 'untrusted plan comment')} passed over"
     since = f" updated since {report.since}" if report.since is not None else ""
     lines.append(
         f"{report.status}: {plural(len(report.plans), 'plan')}{since} in {report.repository} "

@@ -177,17 +177,13 @@ def audit_plan(chosen: Chosen) -> AuditedPlan:
         problem = sibling.issue_problem("sibling", chosen.issue)
         if problem is not None:
             extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, problem, comment="sibling"))
-    if chosen.sibling_refused is not None:
-        extra.append(
-            error(Code.SIBLING_IDENTITY_MISMATCH, chosen.sibling_refused, comment="sibling")
-        )
+    refused = chosen.sibling_refused
+    if refused is not None:
+        extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, refused, comment="sibling"))
         sibling_scan = None
     comments = ScannedComments(plan_scan, sibling_scan)
     result = validate_scanned(
-        comments,
-        issue_number=chosen.issue,
-        extra=extra,
-        sibling_withheld=chosen.sibling_refused is not None,
+        comments, issue_number=chosen.issue, extra=extra, sibling_withheld=refused is not None
     )
     found = current_spine(ScannedComments(plan_scan))
     spine = found.spine if isinstance(found, CurrentSpine) else None

@@ -70,12 +70,9 @@ def _timestamp_rows(
 ) -> list[tuple[str, str]]:
     """One ``generated_at`` row when the known timestamps agree, else one row each (a value
     that is not the spine's marked)."""
+    dispatched = result.dispatched_generated_at or dispatched_generated_at
     known = [
-        (
-            "dispatched",
-            "Dispatched generated_at",
-            result.dispatched_generated_at or dispatched_generated_at,
-        ),
+        ("dispatched", "Dispatched generated_at", dispatched),
         ("spine", "Spine generated_at", result.current_generated_at),
         ("sibling", "Sibling stamp", result.sibling_generated_at),
     ]
@@ -85,13 +82,9 @@ def _timestamp_rows(
         names = [who for who, _label, _value in present]
         agree = " and ".join([", ".join(names[:-1]), names[-1]])
         return [("generated_at", f"{escape_cell(values.pop())} ({agree} agree)")]
-    spine = result.current_generated_at
+    spine, mark = result.current_generated_at, " ⚠️ not the spine's"
     return [
-        (
-            label,
-            escape_cell(value)
-            + (" ⚠️ not the spine's" if spine and who != "spine" and value != spine else ""),
-        )
+        (label, escape_cell(value) + (mark if spine and who != "spine" and value != spine else ""))
         for who, label, value in present
     ]
 

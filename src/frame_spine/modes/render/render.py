@@ -182,9 +182,8 @@ def _head(
         rows += comment_rows(repository, plan or given, sibling)
     if passed := result.untrusted_plan_comments:  # by discovery (SPEC 6.1)
         who = f"{'an author' if passed == 1 else 'authors'} outside {knob('trusted-authors')}"
-        rows.append(
-            ("Passed over", f"{plural(passed, 'plan-like comment')} by {who} (never the plan)")
-        )
+        passed_line = f"{plural(passed, 'plan-like comment')} by {who} (never the plan)"
+        rows.append(("Passed over", passed_line))
     if hidden := result.hidden_plan_comments:
         hidden_line = f"{plural(hidden, 'hidden plan-like comment')} passed over (never the plan)"
         rows.append(("Hidden", hidden_line))
