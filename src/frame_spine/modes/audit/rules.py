@@ -218,11 +218,7 @@ def unusable_plan(
 
 
 def report_of(
-    repository: str,
-    requests: int,
-    plans: Iterable[AuditedPlan],
-    passed_over: int = 0,
-    hidden: int = 0,
+    repository: str, requests: int, plans: Iterable[AuditedPlan], passed_over: int, hidden: int
 ) -> AuditReport:
     """The report: plans by issue number, counts for every state, the status."""
     ordered = tuple(sorted(plans, key=lambda plan: plan.issue))

@@ -210,12 +210,11 @@ def render_markdown(
     fit are counted in a note; the graph is left out rather than cut)."""
     text = clip_utf8(_head(result, repository, plan, sibling), limit // 4)
     if result.ports:
+        checked = ""
         if not result.ports_checked:
             checked = " (no ports-dir: port names not checked)"
         elif ports_dir is not None:
             checked = f" (names checked against the port files in {escape_cell(ports_dir)})"
-        else:
-            checked = ""
         table = (
             f"\n#### Ports{checked}\n\n| Port | Step | Cycle | Terminal | Warning |\n"
             "|:--|:--|--:|:--|:--|\n"

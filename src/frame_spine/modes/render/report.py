@@ -97,9 +97,8 @@ def report(step: StepContext) -> StepReport:
         markdown=markdown,
     )
     settings = step.settings
-    exit_code = step_exit_code(
-        settings.fail_on, failed=result.exit_code != 0, not_ok=result.status is not Status.OK
-    )
+    failed, not_ok = result.exit_code != 0, result.status is not Status.OK
+    exit_code = step_exit_code(settings.fail_on, failed=failed, not_ok=not_ok)
     return StepReport(
         outputs=outputs,
         summary=markdown,

@@ -90,6 +90,9 @@ def report(step: StepContext) -> StepReport:
     not_ok = bool(result.warnings)
     exit_code = step_exit_code(settings.fail_on, failed=result.exit_code != 0, not_ok=not_ok)
     notices = sum(finding.severity is Severity.NOTICE for finding in result.findings)
+    rest = "the `result` output has all"
+    if findings_omitted:
+        rest = "`frame-spine validate --format json` prints all"
     return StepReport(
         outputs=outputs,
         summary=validation_summary(
@@ -97,11 +100,7 @@ def report(step: StepContext) -> StepReport:
             repository=repository,
             plan=link_of(outcome.plan),
             sibling=link_of(outcome.sibling),
-            rest=(
-                "`frame-spine validate --format json` prints all"
-                if findings_omitted
-                else "the `result` output has all"
-            ),
+            rest=rest,
         ),
         log_line=(
             f"frame-spine validate: status {result.status} ({plural(result.errors, 'error')}, "
