@@ -186,14 +186,13 @@ def audit_plan(chosen: Chosen) -> AuditedPlan:
         comments, issue_number=chosen.issue, extra=extra, sibling_withheld=refused is not None
     )
     found = current_spine(ScannedComments(plan_scan))
-    spine = found.spine if isinstance(found, CurrentSpine) else None
     return AuditedPlan(
         issue=chosen.issue,
         plan_comment_id=plan.id,
         plan_url=plan.html_url,
         sibling_comment_id=pointer_of(plan_scan),
         state=classify(comments, result),
-        generated_at=spine.generated_at if spine is not None else None,
+        generated_at=found.spine.generated_at if isinstance(found, CurrentSpine) else None,
         sibling_generated_at=shown_stamp(sibling_scan),
         duplicate_plans=chosen.count > 1,
         errors=result.errors,

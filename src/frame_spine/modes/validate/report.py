@@ -37,8 +37,7 @@ def _matrix_outputs(dispatch: Dispatch) -> tuple[dict[str, str], list[Annotation
     warnings: list[Annotation] = []
     for name, value in as_outputs(dispatch).items():
         text = json_line(value)
-        size = utf8_size(text)
-        if size > OUTPUT_LIMIT:
+        if (size := utf8_size(text)) > OUTPUT_LIMIT:
             warnings.append(
                 Annotation(
                     "warning",
