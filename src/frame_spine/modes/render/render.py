@@ -76,8 +76,7 @@ def _lane_edges(steps: Sequence[StepNode], ids: dict[str, str]) -> list[tuple[st
 def mermaid_graph(steps: Sequence[StepNode]) -> str:
     """The step graph as a Mermaid ``flowchart`` (SPEC 13), without the fence."""
     ids = _node_ids(steps)
-    lines = ["flowchart TD"]
-    lines.extend(_node(ids[node.step], node) for node in steps)
+    lines = ["flowchart TD", *(_node(ids[node.step], node) for node in steps)]
     for node in steps:
         for dependency in dict.fromkeys(node.depends_on):
             if dependency in ids:
