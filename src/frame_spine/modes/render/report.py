@@ -98,7 +98,6 @@ def report(step: StepContext) -> StepReport:
     )
     settings = step.settings
     failed, not_ok = result.exit_code != 0, result.status is not Status.OK
-    exit_code = step_exit_code(settings.fail_on, failed=failed, not_ok=not_ok)
     return StepReport(
         outputs=outputs,
         summary=markdown,
@@ -107,7 +106,7 @@ def report(step: StepContext) -> StepReport:
             f"for plan comment {result.plan_comment_id or '-'}: "
             f"{plural(len(result.ports), 'port token')}, {plural(len(result.steps), 'step')}"
         ),
-        exit_code=exit_code,
+        exit_code=step_exit_code(settings.fail_on, failed=failed, not_ok=not_ok),
         job_summary=settings.job_summary,
         annotations=_annotations(result, ports_dir),
         full_list="the job summary and the `result` output list them",
