@@ -131,8 +131,5 @@ def report_module(mode: str) -> ReportModule:
 
 def commands() -> list[Command]:
     """Every ``frame-spine`` command of every mode, in :data:`MODES` order."""
-    found: list[Command] = []
-    for mode in MODES:
-        module = cast(CommandModule, importlib.import_module(f"{__name__}.{mode}.command"))
-        found.extend(module.COMMANDS)
-    return found
+    modules = [importlib.import_module(f"{__name__}.{mode}.command") for mode in MODES]
+    return [command for module in modules for command in cast(CommandModule, module).COMMANDS]

@@ -115,11 +115,9 @@ def _judge_edits(
     rows: list[AuditedPlan] = []
     for plan in chosen:
         check, comment = checks[plan.issue], plan.plan.comment
-        found = (
-            untrusted_edit(check, comment, histories[comment.id])
-            if comment.id in histories
-            else None
-        )
+        found = None
+        if comment.id in histories:
+            found = untrusted_edit(check, comment, histories[comment.id])
         sibling = plan.sibling.comment if plan.sibling is not None else None
         if found is None and sibling is not None and sibling.id in histories:
             edit = untrusted_edit(check, sibling, histories[sibling.id])

@@ -29,21 +29,14 @@ def audit_json(report: AuditReport) -> str:
     return json_line(audit_dict(report))
 
 
+_HEADER = ("issue", "plan comment", "state", "generated_at", "sibling stamp", "dup", "err", "warn")
+
+
 def audit_text(report: AuditReport) -> str:
     """A table, one row per plan, then a count line; for a fetch failure, ``status:`` and
     ``message:`` lines."""
     if report.message is not None:
         return f"status: {report.status}\nmessage: {report.message}\n"
-    header = (
-        "issue",
-        "plan comment",
-        "state",
-        "generated_at",
-        "sibling stamp",
-        "dup",
-        "err",
-        "warn",
-    )
     rows = [
         (
             f"#{plan.issue}",
@@ -57,17 +50,15 @@ def audit_text(report: AuditReport) -> str:
         )
         for plan in report.plans
     ]
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    widths = [max(len(row[i]) for row in [_HEADER, *rows]) for i in range(len(_HEADER))]
     lines = [
         "  ".join(cell.ljust(width) for cell, width in zip(row, widths, strict=True)).rstrip()
-        for row in [header, *rows]
+        for row in [_HEADER, *rows]
     ]
     counts = ", ".join(f"{state.value} {report.counts.get(state.value, 0)}" for state in AuditState)
-    passed = (
-        f"; {plural(report.untrusted_plan_comments, 'untrusted plan comment')} passed over"
-        if report.untrusted_plan_comments
-        else ""
-    )
+    passed = ""
+    if report.untrusted_plan_comments:
+        passed = f"; {plural(report.untrusted_plan_comments, 'untrusted plan comment')} passed over"
     since = f" updated since {report.since}" if report.since is not None else ""
     lines.append(
         f"{report.status}: {plural(len(report.plans), 'plan')}{since} in {report.repository} "

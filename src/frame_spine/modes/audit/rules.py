@@ -177,27 +177,22 @@ def audit_plan(chosen: Chosen) -> AuditedPlan:
         problem = sibling.issue_problem("sibling", chosen.issue)
         if problem is not None:
             extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, problem, comment="sibling"))
-    if chosen.sibling_refused is not None:
-        extra.append(
-            error(Code.SIBLING_IDENTITY_MISMATCH, chosen.sibling_refused, comment="sibling")
-        )
+    refused = chosen.sibling_refused
+    if refused is not None:
+        extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, refused, comment="sibling"))
         sibling_scan = None
     comments = ScannedComments(plan_scan, sibling_scan)
     result = validate_scanned(
-        comments,
-        issue_number=chosen.issue,
-        extra=extra,
-        sibling_withheld=chosen.sibling_refused is not None,
+        comments, issue_number=chosen.issue, extra=extra, sibling_withheld=refused is not None
     )
     found = current_spine(ScannedComments(plan_scan))
-    spine = found.spine if isinstance(found, CurrentSpine) else None
     return AuditedPlan(
         issue=chosen.issue,
         plan_comment_id=plan.id,
         plan_url=plan.html_url,
         sibling_comment_id=pointer_of(plan_scan),
         state=classify(comments, result),
-        generated_at=spine.generated_at if spine is not None else None,
+        generated_at=found.spine.generated_at if isinstance(found, CurrentSpine) else None,
         sibling_generated_at=shown_stamp(sibling_scan),
         duplicate_plans=chosen.count > 1,
         errors=result.errors,
@@ -222,17 +217,11 @@ def unusable_plan(
 
 
 def report_of(
-    repository: str,
-    requests: int,
-    plans: Iterable[AuditedPlan],
-    passed_over: int = 0,
-    hidden: int = 0,
+    repository: str, requests: int, plans: Iterable[AuditedPlan], passed_over: int, hidden: int
 ) -> AuditReport:
     """The report: plans by issue number, counts for every state, the status."""
     ordered = tuple(sorted(plans, key=lambda plan: plan.issue))
-    counts = {state.value: 0 for state in AuditState}
-    for plan in ordered:
-        counts[plan.state.value] += 1
+    counts = {state.value: sum(plan.state is state for plan in ordered) for state in AuditState}
     clean = all(plan.state in QUIET_STATES for plan in ordered)
     return AuditReport(
         status=AuditStatus.CLEAN if clean else AuditStatus.FINDINGS,

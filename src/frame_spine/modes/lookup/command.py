@@ -84,9 +84,8 @@ def _lookup_local(args: argparse.Namespace) -> LookupResult:
     if isinstance(request, Failure):
         return LookupResult.of_failure(request)
     if args.comment_body_path is not None or args.comment_body_stdin:
-        path = "-" if args.comment_body_stdin else args.comment_body_path
         flag = "--comment-body-stdin" if args.comment_body_stdin else "--comment-body-path"
-        body = console.read_body(path, flag)
+        body = console.read_body("-" if args.comment_body_stdin else args.comment_body_path, flag)
         if isinstance(body, Failure):
             return LookupResult.of_failure(body)
         return lookup(request, body, single_body=True)

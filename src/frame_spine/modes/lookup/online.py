@@ -44,16 +44,14 @@ def lookup_online(
         return Online(LookupResult.of_failure(sibling), plan)
     problem = plan.issue_problem("plan", request.issue_number) or plan.hidden_problem
     if problem is not None:
-        refused = LookupResult(status=Status.PLAN_IDENTITY_MISMATCH, message=problem)
-        return Online(refused, plan)
+        return Online(LookupResult(status=Status.PLAN_IDENTITY_MISMATCH, message=problem), plan)
     authors = AuthorCheck(target.trusted_authors, fetcher)
     untrusted = authors.untrusted(plan)
     if isinstance(untrusted, Failure):
         return Online(LookupResult.of_failure(untrusted), plan)
     if untrusted is not None:
-        message = untrusted.message
         refused = LookupResult(
-            status=Status.PLAN_IDENTITY_MISMATCH, message=message, **untrusted.keys()
+            status=Status.PLAN_IDENTITY_MISMATCH, message=untrusted.message, **untrusted.keys()
         )
         return Online(refused, plan, sibling)
 

@@ -38,16 +38,12 @@ _TIMESTAMPS = ("current_generated_at", "sibling_generated_at")
 
 def result_dict(result: LookupResult) -> dict[str, Any]:
     """The result's JSON object in SPEC 5's key order (unset keys omitted)."""
-    ordered: dict[str, Any] = {"status": result.status.value}
     digest_first = result.status in (Status.OK, Status.STALE_SPINE)
     trailing = (*_DIGEST, *_MESSAGE) if digest_first else (*_MESSAGE, *_DIGEST)
-    for key in (*_FIXED_KEYS.get(result.status, ()), *trailing, *_TIMESTAMPS):
-        if key in ordered:
-            continue
-        value = getattr(result, key)
-        if value is not None:
-            ordered[key] = value
-    return ordered
+    keys = (*_FIXED_KEYS.get(result.status, ()), *trailing, *_TIMESTAMPS)
+    values = {key: getattr(result, key) for key in keys}  # a repeated key keeps its first place
+    set_values = {key: value for key, value in values.items() if value is not None}
+    return {"status": result.status.value, **set_values}
 
 
 def result_json(result: LookupResult) -> str:
@@ -59,14 +55,11 @@ def result_text(result: LookupResult) -> str:
     """The result in SPEC 5's text format (additive keys not printed)."""
     lines = [f"status: {result.status.value}"]
     if result.status is Status.OK:
-        lines.append(f"step_id: {result.step_id}")
-        lines.append("slice: |")
+        lines += [f"step_id: {result.step_id}", "slice: |"]
         lines.extend(f"  {line}" for line in (result.slice or "").split("\n"))
     else:
-        for key in _FIXED_KEYS.get(result.status, ()):
-            value = getattr(result, key)
-            if value is not None:
-                lines.append(f"{key}: {value}")
+        fixed = ((key, getattr(result, key)) for key in _FIXED_KEYS.get(result.status, ()))
+        lines.extend(f"{key}: {value}" for key, value in fixed if value is not None)
         if result.message is not None:
             lines.append(f"message: {result.message}")
     return "\n".join(lines) + "\n"
@@ -77,12 +70,9 @@ def _timestamp_rows(
 ) -> list[tuple[str, str]]:
     """One ``generated_at`` row when the known timestamps agree, else one row each (a value
     that is not the spine's marked)."""
+    dispatched = result.dispatched_generated_at or dispatched_generated_at
     known = [
-        (
-            "dispatched",
-            "Dispatched generated_at",
-            result.dispatched_generated_at or dispatched_generated_at,
-        ),
+        ("dispatched", "Dispatched generated_at", dispatched),
         ("spine", "Spine generated_at", result.current_generated_at),
         ("sibling", "Sibling stamp", result.sibling_generated_at),
     ]
@@ -92,13 +82,9 @@ def _timestamp_rows(
         names = [who for who, _label, _value in present]
         agree = " and ".join([", ".join(names[:-1]), names[-1]])
         return [("generated_at", f"{escape_cell(values.pop())} ({agree} agree)")]
-    spine = result.current_generated_at
+    spine, mark = result.current_generated_at, " ⚠️ not the spine's"
     return [
-        (
-            label,
-            escape_cell(value)
-            + (" ⚠️ not the spine's" if spine and who != "spine" and value != spine else ""),
-        )
+        (label, escape_cell(value) + (mark if spine and who != "spine" and value != spine else ""))
         for who, label, value in present
     ]
 

@@ -32,14 +32,13 @@ def report(step: StepContext) -> StepReport:
     slice_path: str | None = None
     failure: str | None = None
     if result.slice is not None:
-        size = utf8_size(result.slice)
         if settings.slice_file is not None:
             written = step.write(settings.slice_file, result.slice, "slice-file")
             if isinstance(written, WriteRefused):
                 failure = written.message
             else:
                 slice_path = written
-        elif size > OUTPUT_LIMIT:
+        elif (size := utf8_size(result.slice)) > OUTPUT_LIMIT:
             failure = (
                 f"the slice of step {cut(request.step_id)} is {size:,} bytes, over the "
                 f"{OUTPUT_LIMIT:,}-byte limit of a step output: set slice-file to receive it as "

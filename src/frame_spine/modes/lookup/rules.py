@@ -78,9 +78,7 @@ def _stamp_check(spine: Spine, digest: str, comments: ScannedComments) -> Lookup
 def _format_steps(steps: frozenset[str]) -> str:
     ordered = sorted(steps, key=lambda step: (len(step), step))
     shown = ", ".join(ordered[:_STEP_LIST_LIMIT])
-    if len(ordered) > _STEP_LIST_LIMIT:
-        shown += f", ... ({len(ordered)} in all)"
-    return shown
+    return shown + (f", ... ({len(ordered)} in all)" if len(ordered) > _STEP_LIST_LIMIT else "")
 
 
 def _freshness(request: LookupRequest, current: CurrentSpine) -> tuple[str, bool] | LookupResult:
@@ -140,10 +138,9 @@ def _the_slice(
             f"{comments.searched()}",
         )
     if len(matches) > 1:
-        message = (
-            f"{len(matches)} frame-slice blocks carry step {cut(step)}; exactly one is allowed"
-        )
-        return failed(Status.DUPLICATE_SLICE_ID, message, len(matches))
+        count = len(matches)
+        message = f"{count} frame-slice blocks carry step {cut(step)}; exactly one is allowed"
+        return failed(Status.DUPLICATE_SLICE_ID, message, count)
     return matches[0]
 
 

@@ -33,10 +33,9 @@ def render_online(
         )
         failed = failed.model_copy(update={**_walk_counts(fetched.walked), **fetched.keys()})
         return Online(failed, fetched.plan)
-    findings = validate_fetched(fetched)
     result = render_scanned(
         fetched.comments,
-        findings=findings,
+        findings=validate_fetched(fetched),
         issue=fetched.issue_number,
         plan_comment_id=fetched.plan.id,
         canonical=canonical,

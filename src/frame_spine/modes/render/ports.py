@@ -57,8 +57,7 @@ def canonical_ports(base: str, given: str | None, *, contained: bool) -> Canonic
     else:
         path = os.path.join(base, given)
     if contained:
-        root = os.path.realpath(base)
-        real = os.path.realpath(path)
+        root, real = os.path.realpath(base), os.path.realpath(path)
         if real != root and not real.startswith(root.rstrip(os.sep) + os.sep):
             return error(f"ports-dir {quoted(given)} resolves outside the workspace")
     names = read_port_names(path, given)

@@ -76,8 +76,7 @@ def _lane_edges(steps: Sequence[StepNode], ids: dict[str, str]) -> list[tuple[st
 def mermaid_graph(steps: Sequence[StepNode]) -> str:
     """The step graph as a Mermaid ``flowchart`` (SPEC 13), without the fence."""
     ids = _node_ids(steps)
-    lines = ["flowchart TD"]
-    lines.extend(_node(ids[node.step], node) for node in steps)
+    lines = ["flowchart TD", *(_node(ids[node.step], node) for node in steps)]
     for node in steps:
         for dependency in dict.fromkeys(node.depends_on):
             if dependency in ids:
@@ -182,9 +181,8 @@ def _head(
         rows += comment_rows(repository, plan or given, sibling)
     if passed := result.untrusted_plan_comments:  # by discovery (SPEC 6.1)
         who = f"{'an author' if passed == 1 else 'authors'} outside {knob('trusted-authors')}"
-        rows.append(
-            ("Passed over", f"{plural(passed, 'plan-like comment')} by {who} (never the plan)")
-        )
+        passed_line = f"{plural(passed, 'plan-like comment')} by {who} (never the plan)"
+        rows.append(("Passed over", passed_line))
     if hidden := result.hidden_plan_comments:
         hidden_line = f"{plural(hidden, 'hidden plan-like comment')} passed over (never the plan)"
         rows.append(("Hidden", hidden_line))
@@ -211,12 +209,11 @@ def render_markdown(
     fit are counted in a note; the graph is left out rather than cut)."""
     text = clip_utf8(_head(result, repository, plan, sibling), limit // 4)
     if result.ports:
+        checked = ""
         if not result.ports_checked:
             checked = " (no ports-dir: port names not checked)"
         elif ports_dir is not None:
             checked = f" (names checked against the port files in {escape_cell(ports_dir)})"
-        else:
-            checked = ""
         table = (
             f"\n#### Ports{checked}\n\n| Port | Step | Cycle | Terminal | Warning |\n"
             "|:--|:--|--:|:--|:--|\n"

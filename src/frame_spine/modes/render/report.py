@@ -33,8 +33,7 @@ def _rendered(step: StepContext) -> tuple[Online[RenderResult], str | None, str 
     workspace = step.environ.get("GITHUB_WORKSPACE") or os.getcwd()
     canonical = canonical_ports(workspace, settings.ports_dir, contained=True)
     if isinstance(canonical, Failure):
-        failed = RenderResult.of_failure(canonical, **ids)
-        return Online(failed), target.repository, None
+        return Online(RenderResult.of_failure(canonical, **ids)), target.repository, None
     rendered = render_online(target, step.fetcher(target), canonical.names)
     return rendered, target.repository, canonical.directory
 
@@ -98,9 +97,7 @@ def report(step: StepContext) -> StepReport:
         markdown=markdown,
     )
     settings = step.settings
-    exit_code = step_exit_code(
-        settings.fail_on, failed=result.exit_code != 0, not_ok=result.status is not Status.OK
-    )
+    failed, not_ok = result.exit_code != 0, result.status is not Status.OK
     return StepReport(
         outputs=outputs,
         summary=markdown,
@@ -109,7 +106,7 @@ def report(step: StepContext) -> StepReport:
             f"for plan comment {result.plan_comment_id or '-'}: "
             f"{plural(len(result.ports), 'port token')}, {plural(len(result.steps), 'step')}"
         ),
-        exit_code=exit_code,
+        exit_code=step_exit_code(settings.fail_on, failed=failed, not_ok=not_ok),
         job_summary=settings.job_summary,
         annotations=_annotations(result, ports_dir),
         full_list="the job summary and the `result` output list them",

@@ -97,12 +97,11 @@ def validation_summary(
     detail = ""
     if isinstance(result.status, Verdict):
         detail = f"{plural(result.errors, 'error')}, {plural(result.warnings, 'warning')}"
-    icon = "✅" if result.exit_code == 0 else "❌"
     head = summary_head(
         "validate",
         result.status,
         result.exit_code,
-        icon,
+        "✅" if result.exit_code == 0 else "❌",
         detail=detail,
         message=result.message,
         facts=comment_rows(repository, plan, sibling),

@@ -27,8 +27,7 @@ def _validated(step: StepContext) -> tuple[Online[ValidationResult], str | None]
     request = parse_inputs(DispatchRequest, step.inputs)
     if isinstance(request, Failure):
         return Online(ValidationResult.of_failure(request)), None
-    fetcher = step.fetcher(target)
-    return validate_online(target, fetcher, request.completed_steps), target.repository
+    return validate_online(target, step.fetcher(target), request.completed_steps), target.repository
 
 
 def _matrix_outputs(dispatch: Dispatch) -> tuple[dict[str, str], list[Annotation]]:
@@ -38,8 +37,7 @@ def _matrix_outputs(dispatch: Dispatch) -> tuple[dict[str, str], list[Annotation
     warnings: list[Annotation] = []
     for name, value in as_outputs(dispatch).items():
         text = json_line(value)
-        size = utf8_size(text)
-        if size > OUTPUT_LIMIT:
+        if (size := utf8_size(text)) > OUTPUT_LIMIT:
             warnings.append(
                 Annotation(
                     "warning",
@@ -91,6 +89,9 @@ def report(step: StepContext) -> StepReport:
     not_ok = bool(result.warnings)
     exit_code = step_exit_code(settings.fail_on, failed=result.exit_code != 0, not_ok=not_ok)
     notices = sum(finding.severity is Severity.NOTICE for finding in result.findings)
+    rest = "the `result` output has all"
+    if findings_omitted:
+        rest = "`frame-spine validate --format json` prints all"
     return StepReport(
         outputs=outputs,
         summary=validation_summary(
@@ -98,11 +99,7 @@ def report(step: StepContext) -> StepReport:
             repository=repository,
             plan=link_of(outcome.plan),
             sibling=link_of(outcome.sibling),
-            rest=(
-                "`frame-spine validate --format json` prints all"
-                if findings_omitted
-                else "the `result` output has all"
-            ),
+            rest=rest,
         ),
         log_line=(
             f"frame-spine validate: status {result.status} ({plural(result.errors, 'error')}, "
