@@ -20,7 +20,7 @@ from collections.abc import Mapping
 from actions_toolkit import core
 
 from . import declared, interrupts
-from .core.shown import redact_with
+from .core.shown import redacting
 from .core.status import Failure, error
 from .github.request_log import RequestListener
 from .inputs import StepSettings, parse_inputs
@@ -53,12 +53,12 @@ def run_step(
     else is returned, within the limits of :func:`~frame_spine.step.report.within_limits`.
     """
     emitted = emitted if emitted is not None else EmittedText.for_environment(environ)
-    redact_with(emitted)
-    settings = parse_inputs(StepSettings, inputs)
-    if isinstance(settings, Failure):
-        return _failure_report(settings)
-    step = StepContext(inputs, environ, settings, emitted, on_request)
-    return within_limits(report_module(settings.mode).report(step))
+    with redacting(emitted):
+        settings = parse_inputs(StepSettings, inputs)
+        if isinstance(settings, Failure):
+            return _failure_report(settings)
+        step = StepContext(inputs, environ, settings, emitted, on_request)
+        return within_limits(report_module(settings.mode).report(step))
 
 
 def main() -> int:

@@ -16,7 +16,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any, NoReturn
 
 from . import __version__, console, help_text, interrupts
-from .core.shown import naming, quoted, redact_with
+from .core.shown import naming, quoted, redacting
 from .declared import cli_names
 from .github.urls import without_credentials
 from .modes import commands
@@ -184,8 +184,8 @@ def _is_value(actions: Mapping[str, argparse.Action], argv: Sequence[str], index
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run the command line; returns the exit code (the console script exits with it)."""
-    redact_with(lambda text: console.redactor()(text))
-    with interrupts.handled(), naming(cli_names()):
+    redaction = redacting(lambda text: console.redactor()(text))
+    with interrupts.handled(), naming(cli_names()), redaction:
         return _run(argv)
 
 

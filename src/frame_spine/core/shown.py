@@ -14,10 +14,16 @@ LONGEST = 120
 _redact: Callable[[str], str] = str
 
 
-def redact_with(redact: Callable[[str], str]) -> None:
-    """Install the run's token redaction (the CLI's and the action's, SPEC 6)."""
+@contextmanager
+def redacting(redact: Callable[[str], str]) -> Iterator[None]:
+    """Within the block, :func:`cut` applies the run's token redaction (the CLI's and the
+    action's, SPEC 6); the one before is back after it."""
     global _redact
-    _redact = redact
+    saved, _redact = _redact, redact
+    try:
+        yield
+    finally:
+        _redact = saved
 
 
 def cut(text: str, limit: int = LONGEST) -> str:
