@@ -4,9 +4,10 @@ decide), ``render`` (JSON, text, summary), ``report`` (the action's step) and ``
 (argparse only at load time).
 
 This module is where the command line and the action load a mode, lazily: a lookup never
-imports validate, audit or render; and what the modes share: a result's exit code and failure,
-an online outcome, the ``result`` output. A new mode is a folder with those files and an entry in
-:data:`frame_spine.inputs.MODES` (and its inputs and outputs in ``action.yml``).
+imports validate, audit or render; and what the modes share: an online outcome, the ``result``
+output (a result's exit code and failure: :mod:`.result`). A new mode is a folder with those
+files and an entry in :data:`frame_spine.inputs.MODES` (and its inputs and outputs in
+``action.yml``).
 """
 
 from __future__ import annotations
@@ -14,9 +15,7 @@ from __future__ import annotations
 import importlib
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, ClassVar, Generic, Protocol, Self, TypeVar, cast
-
-from pydantic import BaseModel, ConfigDict
+from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
 from ..core.utf8 import utf8_size
 from ..inputs import MODES as MODES
@@ -26,38 +25,11 @@ if TYPE_CHECKING:
     import argparse
 
     from ..console import Command
-    from ..core.status import Failure
     from ..github.payloads import FetchedComment
     from ..step.context import StepContext
     from ..step.report import StepReport
 
 R = TypeVar("R")
-
-
-class ModeResult(BaseModel):
-    """A mode's result: its status first; exit code 0 only for the statuses in ``EXIT_ZERO``."""
-
-    model_config = ConfigDict(frozen=True)
-    EXIT_ZERO: ClassVar[tuple[str, ...]]
-
-    status: Any
-
-    @property
-    def exit_code(self) -> int:
-        """The process exit code (SPEC 5, 10, 11, 13)."""
-        return 0 if self.status in self.EXIT_ZERO else 1
-
-    @classmethod
-    def of_failure(cls, failure: Failure, **known: Any) -> Self:
-        """The result of a run that stopped at ``failure`` (``known``: other fields)."""
-        return cls(status=failure.status, message=failure.message, **known)
-
-    def shown(self, *when_set: str) -> dict[str, Any]:
-        """The result as a JSON object, the keys ``when_set`` only when not ``None``."""
-        dumped = self.model_dump(mode="json")
-        return {
-            key: value for key, value in dumped.items() if value is not None or key not in when_set
-        }
 
 
 class Exiting(Protocol):
