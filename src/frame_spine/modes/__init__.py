@@ -13,7 +13,6 @@ files and an entry in :data:`frame_spine.inputs.MODES` (and its inputs and outpu
 from __future__ import annotations
 
 import importlib
-from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, cast
 
@@ -32,31 +31,9 @@ if TYPE_CHECKING:
 R = TypeVar("R")
 
 
-class Exiting(Protocol):
-    """A result that knows its process exit code (SPEC 9)."""
-
-    @property
-    def exit_code(self) -> int:
-        """0, or 1 when the result fails."""
-        ...
-
-
-M = TypeVar("M", bound=Exiting)
-
-
 def add_format_flag(parser: argparse.ArgumentParser, text: str, first: str = "text") -> None:
     """``--format``: ``first`` (the default) or ``json`` (SPEC 9)."""
     parser.add_argument("--format", choices=(first, "json"), default=first, help=text)
-
-
-def print_result(
-    output_format: str, result: M, as_json: Callable[[M], str], as_text: Callable[[M], str]
-) -> int:
-    """Print ``result`` as ``--format`` says (SPEC 9); return its exit code."""
-    from ..console import print_result as print_shown
-
-    print_shown(output_format, result, as_json, as_text)
-    return result.exit_code
 
 
 @dataclass(frozen=True, slots=True)

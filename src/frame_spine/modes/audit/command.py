@@ -6,7 +6,7 @@ import argparse
 
 from ... import console, help_text
 from ...console import Command
-from .. import add_format_flag, print_result
+from .. import add_format_flag
 
 
 def _add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -45,7 +45,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
         report = AuditReport.of_failure(target, repository=str(args.repo))
     else:
         report = audit_online(target, console.fetcher(target, args))
-    return print_result(args.format, report, audit_json, audit_text)
+    console.print_result(args.format, report, audit_json, audit_text)
+    return report.exit_code
 
 
 COMMANDS = (

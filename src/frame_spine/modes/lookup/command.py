@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ... import console, help_text
 from ...console import Command
-from .. import add_format_flag, print_result
+from .. import add_format_flag
 
 if TYPE_CHECKING:
     from .models import LookupResult
@@ -114,7 +114,8 @@ def run_lookup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
 
     online = _check_sources(parser, args)
     result = _lookup_online(args) if online else _lookup_local(args)
-    return print_result(args.format, result, result_json, result_text)
+    console.print_result(args.format, result, result_json, result_text)
+    return result.exit_code
 
 
 def _add_digest_arguments(parser: argparse.ArgumentParser) -> None:
@@ -135,7 +136,9 @@ def run_digest(args: argparse.Namespace, _parser: argparse.ArgumentParser) -> in
     body = console.read_body(args.plan_body, "--plan-body")
     current = body if isinstance(body, Failure) else current_spine(scan_bodies(body))
     if isinstance(current, Failure):
-        return print_result(args.format, LookupResult.of_failure(current), result_json, result_text)
+        failed = LookupResult.of_failure(current)
+        console.print_result(args.format, failed, result_json, result_text)
+        return failed.exit_code
     shown = current.digest
     if args.format == "json":
         known = {"spine_digest": shown, "generated_at": current.spine.generated_at}

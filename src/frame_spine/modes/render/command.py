@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING
 
 from ... import console, help_text
 from ...console import Command
-from .. import add_format_flag, print_result
+from .. import add_format_flag
 
 if TYPE_CHECKING:
     from ...markdown import CommentLink
@@ -76,7 +76,8 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     markdown = partial(
         render_markdown, repository=repository, plan=plan, sibling=sibling, ports_dir=ports_dir
     )
-    return print_result(args.format, result, render_json, markdown)
+    console.print_result(args.format, result, render_json, markdown)
+    return result.exit_code
 
 
 COMMANDS = (

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING
 
 from ... import console, help_text
 from ...console import Command
-from .. import add_format_flag, print_result
+from .. import add_format_flag
 
 if TYPE_CHECKING:
     from ...validation.models import ValidationResult
@@ -63,7 +63,9 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     enabled = gc.isenabled()
     gc.disable()
     try:
-        return print_result(args.format, _validate(args), validation_json, validation_text)
+        result = _validate(args)
+        console.print_result(args.format, result, validation_json, validation_text)
+        return result.exit_code
     finally:
         if enabled:
             gc.enable()
