@@ -18,15 +18,7 @@ from .core.status import Failure, Status
 from .github.authors import AuthorCheck, Untrusted, Walk, passed_over_words, untrusted_edits, walk
 from .github.client import CommentFetcher, not_found_as_none
 from .github.payloads import FetchedComment, recency
-from .validation.models import (
-    Code,
-    Finding,
-    ValidateTarget,
-    ValidationResult,
-    error,
-    notice,
-    warning,
-)
+from .validation.models import Code, Finding, ValidateTarget, ValidationResult, finding
 from .validation.rules import validate_scanned
 
 
@@ -112,7 +104,7 @@ def walk_findings(walked: Walk, issue_number: int, policy_shown: str) -> list[Fi
     warning per comment passed over, a ``hidden-plan-comment`` notice per hidden one."""
     marker = f"<!-- plan-issue-{issue_number} --> line"
     found = [
-        warning(
+        finding(
             Code.UNTRUSTED_PLAN_COMMENT,
             f"comment {item.comment.id} carries a {marker} but was written by {item.who}, not "
             f"a trusted author ({knob('trusted-authors')} is {policy_shown}): passed over, it is "
@@ -121,7 +113,7 @@ def walk_findings(walked: Walk, issue_number: int, policy_shown: str) -> list[Fi
         for item in walked.passed_over
     ]
     return found + [
-        notice(
+        finding(
             Code.HIDDEN_PLAN_COMMENT,
             f"{comment.hidden_problem or ''}; it carries a {marker} but is passed over",
         )
@@ -154,7 +146,7 @@ def _discovered(
     if walked.older:
         ids = ", ".join(str(comment.id) for comment in walked.older)
         extra.append(
-            warning(
+            finding(
                 Code.OLDER_PLAN_COMMENTS,
                 f"issue #{issue_number} also has {len(walked.older)} older plan "
                 f"comment(s) ({ids}); validated the newest, {walked.plan.id}",
@@ -199,7 +191,7 @@ def fetch_plan(target: ValidateTarget, fetcher: CommentFetcher) -> FetchedPlan |
     number = target.issue_number if target.issue_number is not None else plan.issue_number
     problem = plan.issue_problem("plan", target.issue_number)
     if problem is not None:
-        extra.append(error(Code.PLAN_IDENTITY_MISMATCH, problem, comment="plan"))
+        extra.append(finding(Code.PLAN_IDENTITY_MISMATCH, problem, comment="plan"))
     if plan.hidden_problem is not None:
         return NotFetched(Failure(Status.PLAN_IDENTITY_MISMATCH, plan.hidden_problem), plan)
     untrusted = authors.untrusted(plan)
@@ -226,7 +218,7 @@ def fetch_plan(target: ValidateTarget, fetcher: CommentFetcher) -> FetchedPlan |
         problem = sibling.issue_problem("sibling", number)
         for why in (problem, refused):
             if why is not None:
-                extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, why, comment="sibling"))
+                extra.append(finding(Code.SIBLING_IDENTITY_MISMATCH, why, comment="sibling"))
         if refused is not None:
             withheld, sibling = sibling, None
     edits = untrusted_edits(authors, (plan, sibling))
@@ -237,7 +229,7 @@ def fetch_plan(target: ValidateTarget, fetcher: CommentFetcher) -> FetchedPlan |
         return NotFetched(failure, plan, walked=walked, editor=edits[plan.id].editor)
     if sibling is not None and sibling.id in edits:
         message = edits[sibling.id].message
-        extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, message, comment="sibling"))
+        extra.append(finding(Code.SIBLING_IDENTITY_MISMATCH, message, comment="sibling"))
         withheld, sibling = sibling, None
     comments = ScannedComments(plan_scan, None if sibling is None else scan_comment(sibling.body))
     return FetchedPlan(

@@ -139,26 +139,15 @@ class ValidationResult(BaseModel):
         return cls(status=failure.status, message=failure.message)
 
 
-def error(code: Code, message: str, **where: Any) -> Finding:
-    """Build an error finding (``where``: comment, line, step, port)."""
-    return Finding(severity=Severity.ERROR, code=code, message=message, **where)
-
-
-def warning(code: Code, message: str, **where: Any) -> Finding:
-    """Build a warning finding (``where``: comment, line, step, port)."""
-    return Finding(severity=Severity.WARNING, code=code, message=message, **where)
-
-
-def notice(code: Code, message: str, **where: Any) -> Finding:
-    """Build a notice finding (``where``: comment, line, step, port)."""
-    return Finding(severity=Severity.NOTICE, code=code, message=message, **where)
+def finding(code: Code, message: str, **where: Any) -> Finding:
+    """A finding of ``code``, with the code's one severity (``where``: comment, line, step,
+    port)."""
+    return Finding(severity=code.severity, code=code, message=message, **where)
 
 
 def at_block(code: Code, message: str, comment: str, block: Block, **where: str | None) -> Finding:
-    """A finding of ``code``, with its own severity, at a block's head line (``where``: step,
-    port)."""
-    where_block = {"comment": comment, "line": block.head_line, **where}
-    return Finding(severity=code.severity, code=code, message=message, **where_block)
+    """A finding of ``code`` at a block's head line (``where``: step, port)."""
+    return finding(code, message, comment=comment, line=block.head_line, **where)
 
 
 def result_of(findings: Iterable[Finding]) -> ValidationResult:

@@ -11,7 +11,7 @@ from ..core.identity import marker_problem
 from ..core.plan import ScannedComments, missing_spine_message
 from ..core.slices import slice_ac_refs, slice_exploratory
 from .facts import PlanFacts, plan_facts
-from .models import Code, Finding, ValidationResult, at_block, error, result_of, warning
+from .models import Code, Finding, ValidationResult, at_block, finding, result_of
 from .spine_rules import SPINE_RULES
 from .variant_rules import design_rule, variant_rule
 
@@ -39,7 +39,7 @@ def identity_rule(facts: PlanFacts) -> list[Finding]:
         problem = marker_problem(scan, kind, number)
         if problem is not None:
             line = _foreign_marker_line(scan, kind, number)
-            found.append(error(code, problem, comment=comment, line=line))
+            found.append(finding(code, problem, comment=comment, line=line))
     return found
 
 
@@ -49,7 +49,7 @@ def block_rule(facts: PlanFacts) -> list[Finding]:
     for comment, scan in facts.comments.comments():
         for head in scan.unterminated:
             message = f"the {head.name} head at line {head.line} has no closing -->"
-            found.append(error(Code.UNTERMINATED_BLOCK, message, comment=comment, line=head.line))
+            found.append(finding(Code.UNTERMINATED_BLOCK, message, comment=comment, line=head.line))
         for block_comment, block in facts.unaddressed:
             if block_comment == comment:
                 message = (
@@ -66,7 +66,7 @@ def spine_count_rule(facts: PlanFacts) -> list[Finding]:
     found = []
     comments = facts.comments
     if not facts.variants and facts.omitted_line is None and not comments.holds_spine_head():
-        found.append(error(Code.MISSING_SPINE, missing_spine_message(comments), comment="plan"))
+        found.append(finding(Code.MISSING_SPINE, missing_spine_message(comments), comment="plan"))
     for comment, block in facts.spines[1:]:
         message = f"another frame-spine block at line {block.head_line}; exactly one is allowed"
         found.append(at_block(Code.MULTIPLE_SPINES, message, comment, block))
@@ -113,7 +113,7 @@ def trailing_whitespace_rule(facts: PlanFacts) -> list[Finding]:
         if text != text.rstrip(" \t") or (rest and not rest.strip(" \t")):
             line = block.payload_line + offset
             message = f"spine line {line} ends with whitespace"
-            found.append(warning(Code.TRAILING_WHITESPACE, message, comment=comment, line=line))
+            found.append(finding(Code.TRAILING_WHITESPACE, message, comment=comment, line=line))
     return found
 
 
@@ -133,7 +133,7 @@ def grammar_rule(facts: PlanFacts) -> list[Finding]:
         if line is not None:
             message += ": " + repr(text_lines[line - 1].strip()[:120])
         found.append(
-            error(Code.INVALID_SPINE, message, comment=comment, line=line or block.head_line)
+            finding(Code.INVALID_SPINE, message, comment=comment, line=line or block.head_line)
         )
     return found
 
@@ -159,7 +159,7 @@ def acceptance_rule(facts: PlanFacts) -> list[Finding]:
         )
         if criterion.id in in_spine:
             message += " (the spine's ac_refs list it, but a specialist reads the slice)"
-        found.append(warning(Code.UNCOVERED_AC, message, comment="plan", line=criterion.line))
+        found.append(finding(Code.UNCOVERED_AC, message, comment="plan", line=criterion.line))
     return found
 
 
@@ -174,9 +174,9 @@ def sibling_missing_rule(facts: PlanFacts) -> list[Finding]:
             "(slice_comment_id), but there is no such sibling"
         )
         line = spine.key_lines.get("slice_comment_id")
-        return [error(Code.SIBLING_MISSING, message, comment="plan", line=line)]
+        return [finding(Code.SIBLING_MISSING, message, comment="plan", line=line)]
     if facts.sibling_id is not None:
-        return [error(Code.SIBLING_MISSING, f"sibling comment {facts.sibling_id} was not found")]
+        return [finding(Code.SIBLING_MISSING, f"sibling comment {facts.sibling_id} was not found")]
     return []
 
 

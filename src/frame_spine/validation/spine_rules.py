@@ -12,7 +12,7 @@ from ..core.spine_model import Spine
 from ..core.stamps import StampKind, read_stamp, verdict_message
 from .dispatch import routing_ports
 from .facts import PlanFacts
-from .models import Code, Finding, at_block, error, warning
+from .models import Code, Finding, at_block, finding
 
 
 def stamp_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
@@ -26,14 +26,14 @@ def stamp_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     mismatch = pointer_problem(facts.sibling_id, pointer)
     if mismatch is not None:
         line = spine.key_lines.get("slice_comment_id")
-        found.append(error(Code.SIBLING_IDENTITY_MISMATCH, mismatch, comment="plan", line=line))
+        found.append(finding(Code.SIBLING_IDENTITY_MISMATCH, mismatch, comment="plan", line=line))
     verdict = read_stamp(spine, sibling)
     if verdict.kind is StampKind.FRESH:
         return found
     code = Code.STALE_SIBLING if verdict.kind is StampKind.STALE else Code.SIBLING_UNSTAMPED
     message = verdict_message(verdict, sibling, "the sibling comment", spine)
     line = verdict.stamp.line if verdict.stamp is not None else None
-    found.append(error(code, message, comment="sibling", line=line))
+    found.append(finding(code, message, comment="sibling", line=line))
     return found
 
 
@@ -47,7 +47,7 @@ def port_order_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
                 f"{previous.name} (expected: {expected})"
             )
             where = {"comment": facts.spine_comment, "line": route.line, "port": route.name}
-            return [warning(Code.NON_CANONICAL_ORDER, message, **where)]
+            return [finding(Code.NON_CANONICAL_ORDER, message, **where)]
     return []
 
 
@@ -58,7 +58,9 @@ def coverage_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
         return []
     message = f"spine coverage {coverage!r} is neither 'complete' nor 'exploratory - <reason>'"
     return [
-        error(Code.INVALID_COVERAGE, message, comment=facts.spine_comment, line=spine.coverage_line)
+        finding(
+            Code.INVALID_COVERAGE, message, comment=facts.spine_comment, line=spine.coverage_line
+        )
     ]
 
 
@@ -85,7 +87,7 @@ def unresolved_step_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
         routed = f"ports routing to it: {', '.join(ports)}" if ports else "no port routes to it"
         message = f"step {step} is in the spine but no frame-slice block carries it ({routed})"
         where = {"comment": facts.spine_comment, "line": step_lines[step], "step": step}
-        found.append(error(Code.UNRESOLVED_STEP, message, **where))
+        found.append(finding(Code.UNRESOLVED_STEP, message, **where))
     return found
 
 
@@ -110,7 +112,7 @@ def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     found = []
 
     def add(code: Code, message: str, line: int, step: str) -> None:
-        found.append(warning(code, message, comment=facts.spine_comment, line=line, step=step))
+        found.append(finding(code, message, comment=facts.spine_comment, line=line, step=step))
 
     for entry in spine.slices:
         step = entry.step
@@ -131,7 +133,7 @@ def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
 def lane_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     """``lane-order-conflict`` at the port's line, for the step it lists second."""
     return [
-        warning(
+        finding(
             Code.LANE_ORDER_CONFLICT,
             f"port {conflict.port} lists {conflict.earlier} before {conflict.later}, but "
             f"{conflict.later} already comes before {conflict.earlier} (by depends_on, or by "
@@ -207,7 +209,7 @@ def dependency_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     found = []
 
     def add(code: Code, step: str, message: str) -> None:
-        found.append(error(code, message, comment=comment, line=lines[step], step=step))
+        found.append(finding(code, message, comment=comment, line=lines[step], step=step))
 
     for entry in spine.slices:
         for dependency in entry.depends_on:

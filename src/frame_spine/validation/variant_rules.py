@@ -8,7 +8,7 @@ from ..core.frontmatter import SPINELESS_VARIANTS
 from ..core.plan import shorten
 from ..core.slices import slice_step_id
 from .facts import PlanFacts
-from .models import Code, Finding, at_block, error, notice, warning
+from .models import Code, Finding, at_block, finding
 
 
 def variant_rule(facts: PlanFacts) -> list[Finding]:
@@ -21,13 +21,13 @@ def variant_rule(facts: PlanFacts) -> list[Finding]:
             f"{len(variants)} plan-variant lines in the frontmatter ({named}); at most one is "
             "allowed"
         )
-        found.append(error(Code.AMBIGUOUS_VARIANT, message, comment="plan", line=variants[1][0]))
+        found.append(finding(Code.AMBIGUOUS_VARIANT, message, comment="plan", line=variants[1][0]))
     for line, value in facts.unknown_variants:
         message = (
             f"plan-variant {shorten(value)!r} is not a plan variant (brief or goal-contract); a "
             "plan with a spine has no plan-variant line"
         )
-        found.append(error(Code.UNKNOWN_VARIANT, message, comment="plan", line=line))
+        found.append(finding(Code.UNKNOWN_VARIANT, message, comment="plan", line=line))
     return found
 
 
@@ -46,7 +46,7 @@ def _with_spine(facts: PlanFacts, variant: str | None) -> list[Finding]:
             "the plan says spine-omitted: plan-too-small, but a frame-spine block is at line "
             f"{block.head_line}: the spine is validated as usual (drop the spine-omitted line)"
         )
-        found.append(warning(Code.SPINE_OMITTED_WITH_SPINE, message, comment="plan", line=line))
+        found.append(finding(Code.SPINE_OMITTED_WITH_SPINE, message, comment="plan", line=line))
     return found
 
 
@@ -69,7 +69,7 @@ def design_rule(facts: PlanFacts) -> list[Finding]:
     found = []
     if len(facts.variants) <= 1:
         message = f"no spine: {reason} has none by design"
-        found.append(notice(Code.NO_SPINE_BY_DESIGN, message, comment="plan", line=line))
+        found.append(finding(Code.NO_SPINE_BY_DESIGN, message, comment="plan", line=line))
     for comment, scan in facts.comments.comments():
         for block in scan.blocks_named(SLICE):
             step = slice_step_id(block.payload)

@@ -18,12 +18,12 @@ from frame_spine.core.plan import scan_bodies
 from frame_spine.modes.validate.render import validation_dict, validation_json, validation_text
 from frame_spine.validation.findings import where
 from frame_spine.validation.models import (
+    Code,
     Finding,
     Severity,
     ValidationResult,
     Verdict,
-    error,
-    warning,
+    finding,
 )
 from frame_spine.validation.rules import validate_scanned
 from tests.builders import TS, entry, plan_marker, sibling_head, slice_block, spine_block
@@ -1207,9 +1207,9 @@ def test_findings_in_comment_order() -> None:
 
 def test_extra_findings_are_merged_in_comment_order() -> None:
     extra = [
-        warning("older-plan-comments", "edge finding without a comment"),
-        error("sibling-identity-mismatch", "edge finding in the sibling", comment="sibling"),
-        error("plan-identity-mismatch", "edge finding at plan line 1", comment="plan", line=1),
+        finding(Code.OLDER_PLAN_COMMENTS, "edge finding without a comment"),
+        finding(Code.SIBLING_IDENTITY_MISMATCH, "edge finding in the sibling", comment="sibling"),
+        finding(Code.PLAN_IDENTITY_MISMATCH, "edge finding at plan line 1", comment="plan", line=1),
     ]
     result = validate_scanned(
         scan_bodies(plan(*SPINE_S1, *S1)),

@@ -12,7 +12,7 @@ from ...core.plan import CurrentSpine, ScannedComments, current_spine
 from ...core.stamps import shown_stamp
 from ...core.trust import TrustPolicy, Verdict, judge
 from ...github.payloads import FetchedComment, recency
-from ...validation.models import Code, Finding, Severity, ValidationResult, error
+from ...validation.models import Code, Finding, Severity, ValidationResult, finding
 from ...validation.rules import validate_scanned
 from .models import QUIET_STATES, AuditedPlan, AuditReport, AuditState, AuditStatus
 
@@ -176,10 +176,10 @@ def audit_plan(chosen: Chosen) -> AuditedPlan:
         sibling_scan = scan_comment(sibling.body)
         problem = sibling.issue_problem("sibling", chosen.issue)
         if problem is not None:
-            extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, problem, comment="sibling"))
+            extra.append(finding(Code.SIBLING_IDENTITY_MISMATCH, problem, comment="sibling"))
     refused = chosen.sibling_refused
     if refused is not None:
-        extra.append(error(Code.SIBLING_IDENTITY_MISMATCH, refused, comment="sibling"))
+        extra.append(finding(Code.SIBLING_IDENTITY_MISMATCH, refused, comment="sibling"))
         sibling_scan = None
     comments = ScannedComments(plan_scan, sibling_scan)
     result = validate_scanned(

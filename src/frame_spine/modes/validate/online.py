@@ -12,7 +12,7 @@ from ...validation.models import (
     Code,
     ValidateTarget,
     ValidationResult,
-    error,
+    finding,
     result_of,
     with_dispatch,
 )
@@ -28,7 +28,7 @@ def validate_online(
     if isinstance(fetched, NotFetched):
         if fetched.no_plan and fetched.walked is not None:
             assert target.issue_number is not None
-            findings = [error(Code.MISSING_SPINE, fetched.failure.message)]
+            findings = [finding(Code.MISSING_SPINE, fetched.failure.message)]
             findings += walk_findings(
                 fetched.walked, target.issue_number, target.trusted_authors.shown
             )
