@@ -287,10 +287,16 @@ def online_flags(*, auto: bool) -> dict[str, str]:
     }
 
 
+def given(args: argparse.Namespace, *flags: str) -> list[str]:
+    """Those of ``flags`` that were given (with a value, or a switch set), in that order."""
+    return [
+        flag for flag in flags if getattr(args, flag[2:].replace("-", "_")) not in (None, False)
+    ]
+
+
 def online_flags_given(args: argparse.Namespace) -> list[str]:
     """The flags of the online forms (reading GitHub) that were given, ``--repo`` aside."""
-    flags = ("--plan-comment-id", "--slices-comment-id", "--api-url", "--trusted-authors")
-    return [flag for flag in flags if getattr(args, flag[2:].replace("-", "_")) is not None]
+    return given(args, "--plan-comment-id", "--slices-comment-id", "--api-url", "--trusted-authors")
 
 
 def plan_sources(done: str) -> Flags:

@@ -15,16 +15,8 @@ if TYPE_CHECKING:
 def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> bool:
     """Exactly one source of bodies (usage errors otherwise); whether it is GitHub (SPEC 9)."""
     online_only = console.online_flags_given(args)
-    sources = [
-        flag
-        for flag, given in (
-            ("--plan-body", args.plan_body is not None),
-            ("--comment-body-path", args.comment_body_path is not None),
-            ("--comment-body-stdin", args.comment_body_stdin),
-            ("--repo", args.repo is not None),
-        )
-        if given
-    ]
+    flags = ("--plan-body", "--comment-body-path", "--comment-body-stdin", "--repo")
+    sources = console.given(args, *flags)
     if not sources and not online_only:
         parser.error(
             "lookup needs one of --plan-body, --comment-body-path, --comment-body-stdin or "
