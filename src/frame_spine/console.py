@@ -294,9 +294,8 @@ def given(args: argparse.Namespace, *flags: str) -> list[str]:
     ]
 
 
-def online_flags_given(args: argparse.Namespace) -> list[str]:
-    """The flags of the online forms (reading GitHub) that were given, ``--repo`` aside."""
-    return given(args, "--plan-comment-id", "--slices-comment-id", "--api-url", "--trusted-authors")
+#: The flags of the online forms (reading GitHub) that no local body takes, ``--repo`` aside.
+ONLINE_ONLY = ("--plan-comment-id", "--slices-comment-id", "--api-url", "--trusted-authors")
 
 
 def plan_sources(done: str) -> Flags:
@@ -323,10 +322,9 @@ def check_plan_sources(
     otherwise. Online, ``args.repo`` is set (:func:`default_repo`)."""
     if args.plan_body is not None:
         check_one_stdin(parser, args)
-        online = online_flags_given(args)
         if args.repo is not None:
             parser.error(f"{command} needs exactly one of --plan-body or --repo")
-        if online:
+        if online := given(args, *ONLINE_ONLY):
             mixed_sources(parser, "--plan-body", online)
         return
     if args.plan_comment_id is None and args.issue_number is None:
@@ -391,13 +389,11 @@ class Command:
         for title, flags in self.flags.items():
             group = parser if title is None else parser.add_argument_group(title)
             for usage, text in flags.items():
-                flag, _, metavar = usage.partition(" ")
-                if not metavar:
+                flag, _, meta = usage.partition(" ")
+                if not meta:
                     group.add_argument(flag, action="store_true", help=text)
                     continue
-                required, default = flag in self.required, _DEFAULTS.get(flag)
-                group.add_argument(
-                    flag, metavar=metavar, default=default, required=required, help=text
-                )
+                need, default = flag in self.required, _DEFAULTS.get(flag)
+                group.add_argument(flag, metavar=meta, default=default, required=need, help=text)
         first, text = self.formats
         parser.add_argument("--format", choices=(first, "json"), default=first, help=text)

@@ -14,7 +14,7 @@ if TYPE_CHECKING:
 
 def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> bool:
     """Exactly one source of bodies (usage errors otherwise); whether it is GitHub (SPEC 9)."""
-    online_only = console.online_flags_given(args)
+    online_only = console.given(args, *console.ONLINE_ONLY)
     flags = ("--plan-body", "--comment-body-path", "--comment-body-stdin", "--repo")
     sources = console.given(args, *flags)
     if not sources and not online_only:
