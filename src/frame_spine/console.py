@@ -287,15 +287,21 @@ def online_flags(*, auto: bool) -> dict[str, str]:
     }
 
 
-def given(args: argparse.Namespace, *flags: str) -> list[str]:
-    """Those of ``flags`` that were given (with a value, or a switch set), in that order."""
-    return [
-        flag for flag in flags if getattr(args, flag[2:].replace("-", "_")) not in (None, False)
-    ]
-
-
-#: The flags of the online forms (reading GitHub) that no local body takes, ``--repo`` aside.
-ONLINE_ONLY = ("--plan-comment-id", "--slices-comment-id", "--api-url", "--trusted-authors")
+def api_flags(*, online: bool) -> dict[str, str]:
+    """``--api-url``, ``--timeout``, ``--max-wait``, ``--trusted-authors`` and ``--verbose``
+    (SPEC 6.1, 8, 9); ``online``: their help says "online" (the command has local forms too)."""
+    also = " (online)" if online else ""
+    return {
+        "--api-url URL": "GitHub REST API URL" + also,
+        "--timeout SECONDS": "seconds per request, 1 to 600" + also,
+        "--max-wait SECONDS": "seconds of rate-limit waiting in all, 0 to 3600" + also,
+        "--trusted-authors LIST": "whose comments are plans and siblings: author associations "
+        "(OWNER, MEMBER, COLLABORATOR, ...), @login, write (write permission, one request per "
+        f"author), or any alone, separated by commas or spaces ({'online; ' if online else ''}"
+        "default OWNER,MEMBER,COLLABORATOR,write)",
+        "--verbose": "log each request on stderr: method, path, status, milliseconds, rate "
+        "limit remaining, request id" + also,
+    }
 
 
 def plan_sources(done: str) -> Flags:
@@ -311,6 +317,17 @@ def plan_sources(done: str) -> Flags:
             f"with --repo alone, the issue whose newest plan comment is {done}",
         }
     }
+
+
+def given(args: argparse.Namespace, *flags: str) -> list[str]:
+    """Those of ``flags`` that were given (with a value, or a switch set), in that order."""
+    return [
+        flag for flag in flags if getattr(args, flag[2:].replace("-", "_")) not in (None, False)
+    ]
+
+
+#: The flags of the online forms (reading GitHub) that no local body takes, ``--repo`` aside.
+ONLINE_ONLY = ("--plan-comment-id", "--slices-comment-id", "--api-url", "--trusted-authors")
 
 
 def check_plan_sources(
@@ -341,23 +358,6 @@ def check_plan_sources(
 
 #: The usage error of a sibling body without a plan body (every local form, SPEC 9).
 SLICES_BODY_NEEDS_PLAN_BODY = "--slices-body needs --plan-body"
-
-
-def api_flags(*, online: bool) -> dict[str, str]:
-    """``--api-url``, ``--timeout``, ``--max-wait``, ``--trusted-authors`` and ``--verbose``
-    (SPEC 6.1, 8, 9); ``online``: their help says "online" (the command has local forms too)."""
-    also = " (online)" if online else ""
-    return {
-        "--api-url URL": "GitHub REST API URL" + also,
-        "--timeout SECONDS": "seconds per request, 1 to 600" + also,
-        "--max-wait SECONDS": "seconds of rate-limit waiting in all, 0 to 3600" + also,
-        "--trusted-authors LIST": "whose comments are plans and siblings: author associations "
-        "(OWNER, MEMBER, COLLABORATOR, ...), @login, write (write permission, one request per "
-        f"author), or any alone, separated by commas or spaces ({'online; ' if online else ''}"
-        "default OWNER,MEMBER,COLLABORATOR,write)",
-        "--verbose": "log each request on stderr: method, path, status, milliseconds, rate "
-        "limit remaining, request id" + also,
-    }
 
 
 #: The flags whose default is action.yml's (the command line's other flags default to none).
