@@ -88,8 +88,7 @@ def build(
     )
     found: dict[str, argparse.ArgumentParser] = {}
     listed = commands()
-    if named not in {command.name for command in listed}:
-        named = None
+    every = named not in {command.name for command in listed}
     for command in listed:
         sub = subparsers.add_parser(
             command.name,
@@ -97,7 +96,7 @@ def build(
             description=command.description,
             epilog=help_text.EXAMPLES.get(command.name),
         )
-        if named is None or command.name == named:
+        if every or command.name == named:
             command.add_arguments(sub)
         sub.set_defaults(run=command.run, subparser=sub)
         found[command.name] = sub
@@ -136,12 +135,10 @@ def _did_you_mean(word: str, choices: Sequence[str] | Mapping[str, object]) -> s
     """``" (did you mean X?)"`` for the choice ``word`` is a prefix of (each of them when
     several), else the closest choice a few edits away (difflib); ``""`` when none is close."""
     names = list(choices)
-    prefixed = [name for name in names if name.startswith(word)]
-    if len(prefixed) > 1:
-        return f" (did you mean one of {', '.join(prefixed)}?)"
-    if prefixed:
-        close = prefixed
-    else:
+    close = [name for name in names if name.startswith(word)]
+    if len(close) > 1:
+        return f" (did you mean one of {', '.join(close)}?)"
+    if not close:
         import difflib  # only for a mistyped word: a command that runs never loads it
 
         close = difflib.get_close_matches(word, names, 1, 0.75)

@@ -10,10 +10,10 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, NoReturn, TypeVar
 
-from . import interrupts
+from . import help_text, interrupts
 from .core.shown import name_as, quoted
 from .core.status import Failure, error
-from .declared import DEFAULTS
+from .declared import INPUTS
 from .workflow_commands import could_be_command, wrap_untrusted
 
 # The GitHub helpers and the inputs' models are loaded by the functions that need them: an
@@ -268,48 +268,66 @@ def mixed_sources(parser: argparse.ArgumentParser, local: str, online: list[str]
     parser.error(f"{local} and {', '.join(online)} cannot be combined: choose one source")
 
 
-def add_online_flags(group: argparse._ArgumentGroup, *, auto: bool) -> None:
-    """The flags of the online forms of lookup and validate (SPEC 9): ``--repo``,
+#: A command's flags (SPEC 9), by argument group (``None``: the command's own options): each
+#: flag as its usage shows it (``"--repo OWNER/NAME"``; a switch has no metavar), its help.
+Flags = dict[str | None, dict[str, str]]
+
+
+def online_flags(*, auto: bool) -> dict[str, str]:
+    """The flags of the online forms of lookup, validate and render (SPEC 9): ``--repo``,
     ``--plan-comment-id``, ``--slices-comment-id`` (``auto`` too when ``auto``), then
-    :func:`add_api_flags`."""
-    group.add_argument(
-        "--repo",
-        metavar="OWNER/NAME",
-        help="fetch the comments from this repository (default: the origin remote of the "
-        "git checkout here)",
-    )
-    group.add_argument("--plan-comment-id", metavar="ID", help="plan comment id (on GitHub)")
-    group.add_argument(
-        "--slices-comment-id",
-        metavar="ID|auto" if auto else "ID",
-        help="sibling comment id (on GitHub"
+    :func:`api_flags`."""
+    return {
+        "--repo OWNER/NAME": "fetch the comments from this repository (default: the origin "
+        "remote of the git checkout here)",
+        "--plan-comment-id ID": "plan comment id (on GitHub)",
+        f"--slices-comment-id ID{'|auto' if auto else ''}": "sibling comment id (on GitHub"
         + ("), or auto to follow the spine" if auto else "; default: the spine's pointer)"),
-    )
-    add_api_flags(group, with_repo=True)
+        **api_flags(online=True),
+    }
 
 
-def online_flags_given(args: argparse.Namespace) -> list[str]:
-    """The flags of the online forms (reading GitHub) that were given, ``--repo`` aside."""
-    flags = ("--plan-comment-id", "--slices-comment-id", "--api-url", "--trusted-authors")
-    return [flag for flag in flags if getattr(args, flag[2:].replace("-", "_")) is not None]
+def api_flags(*, online: bool) -> dict[str, str]:
+    """``--api-url``, ``--timeout``, ``--max-wait``, ``--trusted-authors`` and ``--verbose``
+    (SPEC 6.1, 8, 9); ``online``: their help says "online" (the command has local forms too)."""
+    also = " (online)" if online else ""
+    return {
+        "--api-url URL": "GitHub REST API URL" + also,
+        "--timeout SECONDS": "seconds per request, 1 to 600" + also,
+        "--max-wait SECONDS": "seconds of rate-limit waiting in all, 0 to 3600" + also,
+        "--trusted-authors LIST": "whose comments are plans and siblings: author associations "
+        "(OWNER, MEMBER, COLLABORATOR, ...), @login, write (write permission, one request per "
+        f"author), or any alone, separated by commas or spaces ({'online; ' if online else ''}"
+        "default OWNER,MEMBER,COLLABORATOR,write)",
+        "--verbose": "log each request on stderr: method, path, status, milliseconds, rate "
+        "limit remaining, request id" + also,
+    }
 
 
-def add_plan_sources(parser: argparse.ArgumentParser, done: str) -> None:
+def plan_sources(done: str) -> Flags:
     """The comment flags of validate and render (SPEC 9): ``--plan-body`` and
-    ``--slices-body``, or ``--repo`` with :func:`add_online_flags` and ``--issue-number``
+    ``--slices-body``, or ``--repo`` with :func:`online_flags` and ``--issue-number``
     (``done``: what happens to the newest plan comment of that issue, e.g. ``validated``)."""
-    group = parser.add_argument_group("comments (local bodies, or --repo)")
-    group.add_argument(
-        "--plan-body", metavar="PATH", help="plan comment body file, or - for standard input"
-    )
-    group.add_argument("--slices-body", metavar="PATH", help="sibling comment body file")
-    add_online_flags(group, auto=False)
-    group.add_argument(
-        "--issue-number",
-        metavar="N",
-        help="the plan's issue (default: the plan's own plan-issue-N marker); with --repo "
-        f"alone, the issue whose newest plan comment is {done}",
-    )
+    return {
+        "comments (local bodies, or --repo)": {
+            "--plan-body PATH": "plan comment body file, or - for standard input",
+            "--slices-body PATH": "sibling comment body file",
+            **online_flags(auto=False),
+            "--issue-number N": "the plan's issue (default: the plan's own plan-issue-N marker); "
+            f"with --repo alone, the issue whose newest plan comment is {done}",
+        }
+    }
+
+
+def given(args: argparse.Namespace, *flags: str) -> list[str]:
+    """Those of ``flags`` that were given (with a value, or a switch set), in that order."""
+    return [
+        flag for flag in flags if getattr(args, flag[2:].replace("-", "_")) not in (None, False)
+    ]
+
+
+#: The flags of the online forms (reading GitHub) that no local body takes, ``--repo`` aside.
+ONLINE_ONLY = ("--plan-comment-id", "--slices-comment-id", "--api-url", "--trusted-authors")
 
 
 def check_plan_sources(
@@ -317,14 +335,13 @@ def check_plan_sources(
 ) -> None:
     """``--plan-body``, or GitHub (``--repo``, or with ``--plan-comment-id`` or
     ``--issue-number`` alone the checkout's ``origin``, SPEC 9), and the flags of that form
-    only (the flags of :func:`add_plan_sources`); a usage error (exit 2) naming ``command``
+    only (the flags of :func:`plan_sources`); a usage error (exit 2) naming ``command``
     otherwise. Online, ``args.repo`` is set (:func:`default_repo`)."""
     if args.plan_body is not None:
         check_one_stdin(parser, args)
-        online = online_flags_given(args)
         if args.repo is not None:
             parser.error(f"{command} needs exactly one of --plan-body or --repo")
-        if online:
+        if online := given(args, *ONLINE_ONLY):
             mixed_sources(parser, "--plan-body", online)
         return
     if args.plan_comment_id is None and args.issue_number is None:
@@ -343,33 +360,8 @@ def check_plan_sources(
 SLICES_BODY_NEEDS_PLAN_BODY = "--slices-body needs --plan-body"
 
 
-def add_api_flags(group: argparse._ActionsContainer, *, with_repo: bool) -> None:
-    """``--api-url``, ``--timeout``, ``--max-wait``, ``--trusted-authors`` and ``--verbose``
-    (SPEC 6.1, 8, 9); their help says "online" where the command also has local forms."""
-    online = " (online)" if with_repo else ""
-    group.add_argument("--api-url", metavar="URL", help="GitHub REST API URL" + online)
-    for flag, help_line in (
-        ("--timeout", "seconds per request, 1 to 600"),
-        ("--max-wait", "seconds of rate-limit waiting in all, 0 to 3600"),
-    ):
-        default = DEFAULTS[flag[2:]]
-        group.add_argument(flag, metavar="SECONDS", default=default, help=help_line + online)
-    group.add_argument(
-        "--trusted-authors",
-        metavar="LIST",
-        help="whose comments are plans and siblings: author associations (OWNER, MEMBER, "
-        "COLLABORATOR, ...), @login, write (write permission, one request per author), or "
-        "any alone, separated by commas or spaces"
-        + (" (online; " if with_repo else " (")
-        + "default OWNER,MEMBER,COLLABORATOR,write)",
-    )
-    group.add_argument(
-        "--verbose",
-        action="store_true",
-        help="log each request on stderr: method, path, status, milliseconds, rate limit "
-        "remaining, request id" + online,
-    )
-
+#: The flags whose default is action.yml's (the command line's other flags default to none).
+_DEFAULTS = {d.flag: d.default for d in INPUTS if d.name in ("timeout", "max-wait", "issue-state")}
 
 #: A command's entry point: the parsed arguments and the command's own parser (for usage
 #: errors) in, the exit code out.
@@ -379,11 +371,29 @@ Runner = Callable[[argparse.Namespace, argparse.ArgumentParser], int]
 @dataclass(frozen=True, slots=True)
 class Command:
     """One ``frame-spine`` command (SPEC 9): its word, its line in ``frame-spine --help``, its
-    own ``--help`` text, what adds its flags (argparse only) and its :data:`Runner` (which
-    imports the mode's rules, fetching and rendering: a run pays only for its own mode)."""
+    own ``--help`` text, its :data:`Flags` (``required``: those that must be given), then
+    ``--format`` (``formats``: the default, the other being ``json``, and its help) and its
+    :data:`Runner` (which imports the mode's rules, fetching and rendering: a run pays only for
+    its own mode)."""
 
     name: str
     help: str
     description: str
-    add_arguments: Callable[[argparse.ArgumentParser], None]
+    flags: Flags
     run: Runner
+    required: tuple[str, ...] = ()
+    formats: tuple[str, str] = ("text", help_text.FORMAT_TEXT_JSON)
+
+    def add_arguments(self, parser: argparse.ArgumentParser) -> None:
+        """Add the command's flags to ``parser``, in their order (argparse only)."""
+        for title, flags in self.flags.items():
+            group = parser if title is None else parser.add_argument_group(title)
+            for usage, text in flags.items():
+                flag, _, meta = usage.partition(" ")
+                if not meta:
+                    group.add_argument(flag, action="store_true", help=text)
+                    continue
+                need, default = flag in self.required, _DEFAULTS.get(flag)
+                group.add_argument(flag, metavar=meta, default=default, required=need, help=text)
+        first, text = self.formats
+        parser.add_argument("--format", choices=(first, "json"), default=first, help=text)

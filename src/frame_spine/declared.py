@@ -77,8 +77,4 @@ DEFAULTS = {declared.name: declared.default for declared in INPUTS}
 def raw_inputs(args: argparse.Namespace, command: str) -> dict[str, Any]:
     """The inputs ``command`` takes, by input name, as its flags gave them (``None`` when a
     flag was left out)."""
-    return {
-        declared.name: getattr(args, declared.dest, None)
-        for declared in INPUTS
-        if command in declared.commands
-    }
+    return {d.name: getattr(args, d.dest, None) for d in INPUTS if command in d.commands}

@@ -21,19 +21,12 @@ from ..inputs import MODES as MODES
 from ..workflow_commands import json_line
 
 if TYPE_CHECKING:
-    import argparse
-
     from ..console import Command
     from ..github.payloads import FetchedComment
     from ..step.context import StepContext
     from ..step.report import StepReport
 
 R = TypeVar("R")
-
-
-def add_format_flag(parser: argparse.ArgumentParser, text: str, first: str = "text") -> None:
-    """``--format``: ``first`` (the default) or ``json`` (SPEC 9)."""
-    parser.add_argument("--format", choices=(first, "json"), default=first, help=text)
 
 
 @dataclass(frozen=True, slots=True)

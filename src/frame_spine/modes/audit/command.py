@@ -4,30 +4,8 @@ from __future__ import annotations
 
 import argparse
 
-from ... import console, help_text
+from ... import console
 from ...console import Command
-from .. import add_format_flag
-
-
-def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--repo",
-        metavar="OWNER/NAME",
-        help="the repository (default: the origin remote of the git checkout here)",
-    )
-    parser.add_argument(
-        "--state",
-        metavar="open|closed|all",
-        default="open",
-        help="audit the plans on open or closed issues, or on all (then no issue is listed)",
-    )
-    parser.add_argument(
-        "--since",
-        metavar="TS|8d",
-        help="only comments updated since a timestamp, or that long ago (8d, 24h, 90m)",
-    )
-    console.add_api_flags(parser, with_repo=False)
-    add_format_flag(parser, help_text.FORMAT_TEXT_JSON)
 
 
 def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
@@ -49,6 +27,17 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return report.exit_code
 
 
+#: audit's flags (SPEC 9).
+FLAGS: console.Flags = {
+    None: {
+        "--repo OWNER/NAME": "the repository (default: the origin remote of the git checkout here)",
+        "--state open|closed|all": "audit the plans on open or closed issues, or on all (then no "
+        "issue is listed)",
+        "--since TS|8d": "only comments updated since a timestamp, or that long ago (8d, 24h, 90m)",
+        **console.api_flags(online=False),
+    }
+}
+
 COMMANDS = (
     Command(
         name="audit",
@@ -56,7 +45,7 @@ COMMANDS = (
         description="Audit every plan comment of a repository: is each spine fresh, or has "
         "it drifted from its sibling? Exit 0 when clean, "
         "1 when some plan has findings or fetching fails, 2 for a usage error.",
-        add_arguments=_add_arguments,
+        flags=FLAGS,
         run=run,
     ),
 )

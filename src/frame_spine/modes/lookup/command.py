@@ -5,57 +5,18 @@ from __future__ import annotations
 import argparse
 from typing import TYPE_CHECKING
 
-from ... import console, help_text
+from ... import console
 from ...console import Command
-from .. import add_format_flag
 
 if TYPE_CHECKING:
     from .models import LookupResult
 
 
-def _add_lookup_arguments(parser: argparse.ArgumentParser) -> None:
-    source = parser.add_argument_group("comment bodies (choose one source)")
-    source.add_argument(
-        "--plan-body", metavar="PATH", help="plan comment body file, or - for stdin"
-    )
-    source.add_argument("--slices-body", metavar="PATH", help="sibling comment body file")
-    source.add_argument(
-        "--comment-body-path",
-        metavar="PATH",
-        help="one pre-concatenated body (plan + sibling) file",
-    )
-    source.add_argument(
-        "--comment-body-stdin",
-        action="store_true",
-        help="read one pre-concatenated body from stdin",
-    )
-    console.add_online_flags(source, auto=True)
-    dispatch = parser.add_argument_group("dispatch inputs")
-    dispatch.add_argument("--issue-number", metavar="N", help="the plan's issue number")
-    dispatch.add_argument(
-        "--generated-at",
-        metavar="TS",
-        required=True,
-        help="the spine's generated_at at dispatch time, or current",
-    )
-    dispatch.add_argument("--step-id", metavar="ID", required=True, help="the step, e.g. s4")
-    dispatch.add_argument("--spine-digest", metavar="D", help="the spine digest at dispatch time")
-    add_format_flag(parser, help_text.FORMAT_TEXT_JSON)
-
-
 def _check_sources(parser: argparse.ArgumentParser, args: argparse.Namespace) -> bool:
     """Exactly one source of bodies (usage errors otherwise); whether it is GitHub (SPEC 9)."""
-    online_only = console.online_flags_given(args)
-    sources = [
-        flag
-        for flag, given in (
-            ("--plan-body", args.plan_body is not None),
-            ("--comment-body-path", args.comment_body_path is not None),
-            ("--comment-body-stdin", args.comment_body_stdin),
-            ("--repo", args.repo is not None),
-        )
-        if given
-    ]
+    online_only = console.given(args, *console.ONLINE_ONLY)
+    flags = ("--plan-body", "--comment-body-path", "--comment-body-stdin", "--repo")
+    sources = console.given(args, *flags)
     if not sources and not online_only:
         parser.error(
             "lookup needs one of --plan-body, --comment-body-path, --comment-body-stdin or "
@@ -118,13 +79,6 @@ def run_lookup(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int
     return result.exit_code
 
 
-def _add_digest_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument(
-        "--plan-body", metavar="PATH", required=True, help="plan comment body file, or - for stdin"
-    )
-    add_format_flag(parser, help_text.FORMAT_TEXT_JSON)
-
-
 def run_digest(args: argparse.Namespace, _parser: argparse.ArgumentParser) -> int:
     """``frame-spine digest``: the spine digest (SPEC 7), or the lookup status (exit 1)."""
     from ...core.plan import current_spine, scan_bodies
@@ -147,14 +101,33 @@ def run_digest(args: argparse.Namespace, _parser: argparse.ArgumentParser) -> in
     return 0
 
 
+#: The flags of lookup, then of digest (SPEC 9).
+LOOKUP_FLAGS: console.Flags = {
+    "comment bodies (choose one source)": {
+        "--plan-body PATH": "plan comment body file, or - for stdin",
+        "--slices-body PATH": "sibling comment body file",
+        "--comment-body-path PATH": "one pre-concatenated body (plan + sibling) file",
+        "--comment-body-stdin": "read one pre-concatenated body from stdin",
+        **console.online_flags(auto=True),
+    },
+    "dispatch inputs": {
+        "--issue-number N": "the plan's issue number",
+        "--generated-at TS": "the spine's generated_at at dispatch time, or current",
+        "--step-id ID": "the step, e.g. s4",
+        "--spine-digest D": "the spine digest at dispatch time",
+    },
+}
+DIGEST_FLAGS: console.Flags = {None: {"--plan-body PATH": "plan comment body file, or - for stdin"}}
+
 COMMANDS = (
     Command(
         name="lookup",
         help="find one step's slice and report a status",
         description="Find one step's slice. Exit 0 for ok and stale-spine (branch on status!), "
         "1 for any other status, 2 for a usage error.",
-        add_arguments=_add_lookup_arguments,
+        flags=LOOKUP_FLAGS,
         run=run_lookup,
+        required=("--generated-at", "--step-id"),
     ),
     Command(
         name="digest",
@@ -162,7 +135,8 @@ COMMANDS = (
         description="Print the digest of the plan's spine: record it at dispatch time and give "
         "it to lookup as --spine-digest (a new generated_at alone does not change it). Exit 1 "
         "with the lookup status when the plan has no single valid spine.",
-        add_arguments=_add_digest_arguments,
+        flags=DIGEST_FLAGS,
         run=run_digest,
+        required=("--plan-body",),
     ),
 )

@@ -7,7 +7,6 @@ from typing import TYPE_CHECKING
 
 from ... import console, help_text
 from ...console import Command
-from .. import add_format_flag
 
 if TYPE_CHECKING:
     from ...markdown import CommentLink
@@ -15,17 +14,6 @@ if TYPE_CHECKING:
 
     #: A rendering and the links of the comments drawn (``None`` when not fetched).
     Rendered = tuple[RenderResult, CommentLink | None, CommentLink | None]
-
-
-def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    console.add_plan_sources(parser, "rendered")
-    parser.add_argument(
-        "--ports-dir",
-        metavar="DIR",
-        help="directory whose *.yaml, *.yml and *.md file names are the canonical ports "
-        "(default: frame/ports when it exists)",
-    )
-    add_format_flag(parser, help_text.FORMAT_MARKDOWN_JSON, "markdown")
 
 
 def _render(args: argparse.Namespace, canonical: frozenset[str] | None) -> Rendered:
@@ -80,6 +68,15 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
     return result.exit_code
 
 
+#: render's flags (SPEC 9).
+FLAGS: console.Flags = {
+    **console.plan_sources("rendered"),
+    None: {
+        "--ports-dir DIR": "directory whose *.yaml, *.yml and *.md file names are the canonical "
+        "ports (default: frame/ports when it exists)"
+    },
+}
+
 COMMANDS = (
     Command(
         name="render",
@@ -87,7 +84,8 @@ COMMANDS = (
         description="Render a plan comment and its sibling: a ports table, a Mermaid "
         "step graph and validate's findings, as Markdown (default) or JSON. Exit 0 for ok and "
         "missing-spine, 1 for invalid-spine or when fetching fails, 2 for a usage error.",
-        add_arguments=_add_arguments,
+        flags=FLAGS,
         run=run,
+        formats=("markdown", help_text.FORMAT_MARKDOWN_JSON),
     ),
 )

@@ -6,23 +6,11 @@ import argparse
 import gc
 from typing import TYPE_CHECKING
 
-from ... import console, help_text
+from ... import console
 from ...console import Command
-from .. import add_format_flag
 
 if TYPE_CHECKING:
     from ...validation.models import ValidationResult
-
-
-def _add_arguments(parser: argparse.ArgumentParser) -> None:
-    console.add_plan_sources(parser, "validated")
-    parser.add_argument(
-        "--completed-steps",
-        metavar="IDS",
-        help="step ids already done, separated by commas or whitespace: the dispatch "
-        "matrix's ready list then holds the steps whose dependencies are all done (JSON only)",
-    )
-    add_format_flag(parser, help_text.FORMAT_TEXT_JSON)
 
 
 def _validate(args: argparse.Namespace) -> ValidationResult:
@@ -71,6 +59,16 @@ def run(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
             gc.enable()
 
 
+#: validate's flags (SPEC 9).
+FLAGS: console.Flags = {
+    **console.plan_sources("validated"),
+    None: {
+        "--completed-steps IDS": "step ids already done, separated by commas or whitespace: the "
+        "dispatch matrix's ready list then holds the steps whose dependencies are all done "
+        "(JSON only)"
+    },
+}
+
 COMMANDS = (
     Command(
         name="validate",
@@ -78,7 +76,7 @@ COMMANDS = (
         description="Validate a plan comment and its sibling before dispatch: every finding, "
         "and with --format json the dispatch matrix of the steps. Exit 0 when valid, "
         "1 when invalid or when fetching fails, 2 for a usage error.",
-        add_arguments=_add_arguments,
+        flags=FLAGS,
         run=run,
     ),
 )
