@@ -5,8 +5,8 @@ decide), ``render`` (JSON, text, summary), ``report`` (the action's step) and ``
 
 This module is where the command line and the action load a mode, lazily: a lookup never
 imports validate, audit or render; and what the modes share: an online outcome, the ``result``
-output (a result's exit code and failure: :mod:`.result`). A new mode is a folder with those
-files and an entry in :data:`frame_spine.inputs.MODES` (and its inputs and outputs in
+output (a result's exit code and failure: :mod:`frame_spine.result`). A new mode is a folder
+with those files and an entry in :data:`frame_spine.inputs.MODES` (and its inputs and outputs in
 ``action.yml``).
 """
 

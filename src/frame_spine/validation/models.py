@@ -15,6 +15,7 @@ from ..core.shown import knob
 from ..core.status import Failure, Status
 from ..core.status import error as error_failure
 from ..inputs import ApiTarget, OptionalId, PointerId, parse_inputs
+from ..result import ModeResult
 from .dispatch import Dispatch, DispatchIds, plan_dispatch
 
 _COMMENT_ORDER = {"plan": 0, "sibling": 1, None: 2}
@@ -112,11 +113,11 @@ class Finding(BaseModel):
     port: str | None = None
 
 
-class ValidationResult(BaseModel):
+class ValidationResult(ModeResult):
     """The result of validate mode (SPEC 10): ``valid``, ``invalid`` or a SPEC 6 status; the
     untrusted author or editor of a plan given by id (SPEC 6.1); the matrix (SPEC 14)."""
 
-    model_config = ConfigDict(frozen=True)
+    EXIT_ZERO = (Verdict.VALID,)
 
     status: Verdict | Status
     errors: int = 0
@@ -127,16 +128,6 @@ class ValidationResult(BaseModel):
     author_association: str | None = None
     editor: str | None = None
     dispatch: Dispatch | None = None
-
-    @property
-    def exit_code(self) -> int:
-        """0 when valid, else 1 (SPEC 9)."""
-        return 0 if self.status == Verdict.VALID else 1
-
-    @classmethod
-    def of_failure(cls, failure: Failure) -> ValidationResult:
-        """A validation that could not run."""
-        return cls(status=failure.status, message=failure.message)
 
 
 def finding(code: Code, message: str, **where: Any) -> Finding:

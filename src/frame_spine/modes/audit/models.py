@@ -8,7 +8,7 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...core.status import Status
 from ...inputs import ApiTarget, IssueState, Since
-from ..result import ModeResult
+from ...result import ModeResult
 
 
 class AuditStatus(StrEnum):

@@ -19,7 +19,7 @@ from ...inputs import (
     StepId,
     parse_inputs,
 )
-from ..result import ModeResult
+from ...result import ModeResult
 
 
 class LookupResult(ModeResult):

@@ -7,8 +7,8 @@ from pydantic import BaseModel, ConfigDict, Field
 
 from ...core.status import Status
 from ...inputs import Inputs, WorkspacePath
+from ...result import ModeResult
 from ...validation.models import ValidationResult
-from ..result import ModeResult
 
 #: The ``warning`` of a port that is not in the canonical set.
 UNKNOWN_PORT = "unknown-port"

@@ -8,7 +8,7 @@ from typing import TYPE_CHECKING, Any, ClassVar, Self
 from pydantic import BaseModel, ConfigDict
 
 if TYPE_CHECKING:
-    from ..core.status import Failure
+    from .core.status import Failure
 
 
 class ModeResult(BaseModel):
