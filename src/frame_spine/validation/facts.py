@@ -11,6 +11,7 @@ from ..core.plan import ScannedComments
 from ..core.slices import slice_ports, slice_step_id
 from ..core.spine import parse_spine
 from ..core.spine_model import Spine, SpineParse, SpineProblem
+from .models import Code, Finding, finding
 
 
 @dataclass(frozen=True, slots=True)
@@ -42,6 +43,10 @@ class PlanFacts:
     def spine_comment(self) -> str:
         """The comment holding the one spine (``"plan"`` or ``"sibling"``)."""
         return self.spines[0][0] if self.spines else "plan"
+
+    def in_spine(self, code: Code, message: str, line: int | None, **where: str) -> Finding:
+        """A finding of ``code`` at ``line`` of the spine's comment (``where``: step, port)."""
+        return finding(code, message, comment=self.spine_comment, line=line, **where)
 
     @property
     def unknown_variants(self) -> tuple[tuple[int, str], ...]:

@@ -46,8 +46,7 @@ def port_order_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
                 f"ports are not in canonical (sorted) order: {route.name} comes after "
                 f"{previous.name} (expected: {expected})"
             )
-            where = {"comment": facts.spine_comment, "line": route.line, "port": route.name}
-            return [finding(Code.NON_CANONICAL_ORDER, message, **where)]
+            return [facts.in_spine(Code.NON_CANONICAL_ORDER, message, route.line, port=route.name)]
     return []
 
 
@@ -57,11 +56,7 @@ def coverage_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     if coverage is None or coverage == "complete" or exploratory_reason(coverage) is not None:
         return []
     message = f"spine coverage {coverage!r} is neither 'complete' nor 'exploratory - <reason>'"
-    return [
-        finding(
-            Code.INVALID_COVERAGE, message, comment=facts.spine_comment, line=spine.coverage_line
-        )
-    ]
+    return [facts.in_spine(Code.INVALID_COVERAGE, message, spine.coverage_line)]
 
 
 def _step_lines(spine: Spine) -> dict[str, int]:
@@ -86,8 +81,7 @@ def unresolved_step_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
         ports = routing.get(step)
         routed = f"ports routing to it: {', '.join(ports)}" if ports else "no port routes to it"
         message = f"step {step} is in the spine but no frame-slice block carries it ({routed})"
-        where = {"comment": facts.spine_comment, "line": step_lines[step], "step": step}
-        found.append(finding(Code.UNRESOLVED_STEP, message, **where))
+        found.append(facts.in_spine(Code.UNRESOLVED_STEP, message, step_lines[step], step=step))
     return found
 
 
@@ -110,14 +104,11 @@ def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     routed = {token.step for route in spine.ports for token in route.tokens}
     terminal = {token.step for route in spine.ports for token in route.tokens if token.terminal}
     found = []
-
-    def add(code: Code, message: str, line: int, step: str) -> None:
-        found.append(finding(code, message, comment=facts.spine_comment, line=line, step=step))
-
     for entry in spine.slices:
         step = entry.step
         if step not in routed:
-            add(Code.UNROUTED_STEP, f"no port routes to step {step}", entry.line, step)
+            message = f"no port routes to step {step}"
+            found.append(facts.in_spine(Code.UNROUTED_STEP, message, entry.line, step=step))
         if entry.terminal is False and step in terminal:
             message = f"a port token marks {step} #terminal, but the spine says terminal: false"
         elif entry.terminal is True and step not in terminal:
@@ -126,20 +117,20 @@ def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
             )
         else:
             continue
-        add(Code.TERMINAL_MISMATCH, message, entry.property_lines.get("terminal", entry.line), step)
+        line = entry.property_lines.get("terminal", entry.line)
+        found.append(facts.in_spine(Code.TERMINAL_MISMATCH, message, line, step=step))
     return found
 
 
 def lane_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     """``lane-order-conflict`` at the port's line, for the step it lists second."""
     return [
-        finding(
+        facts.in_spine(
             Code.LANE_ORDER_CONFLICT,
             f"port {conflict.port} lists {conflict.earlier} before {conflict.later}, but "
             f"{conflict.later} already comes before {conflict.earlier} (by depends_on, or by "
             f"the lane of a port sorted before {conflict.port}): this lane order is dropped",
-            comment=facts.spine_comment,
-            line=conflict.line,
+            conflict.line,
             step=conflict.later,
             port=conflict.port,
         )
@@ -202,14 +193,14 @@ def _cycles(spine: Spine) -> tuple[list[list[str]], int, str | None]:
 
 def dependency_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     """``unknown-dependency`` and ``dependency-cycle``."""
-    comment, steps = facts.spine_comment, spine.steps
+    steps = spine.steps
     lines = {
         entry.step: entry.property_lines.get("depends_on", entry.line) for entry in spine.slices
     }
     found = []
 
     def add(code: Code, step: str, message: str) -> None:
-        found.append(finding(code, message, comment=comment, line=lines[step], step=step))
+        found.append(facts.in_spine(code, message, lines[step], step=step))
 
     for entry in spine.slices:
         for dependency in entry.depends_on:
