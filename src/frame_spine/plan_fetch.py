@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from datetime import datetime
 
 from .core.blocks import scan_comment
-from .core.plan import CurrentSpine, ScannedComments, current_spine
+from .core.plan import ScannedComments, plan_pointer
 from .core.shown import knob
 from .core.status import Failure, Status
 from .github.authors import AuthorCheck, Untrusted, Walk, passed_over_words, untrusted_edits, walk
@@ -203,10 +203,9 @@ def fetch_plan(target: ValidateTarget, fetcher: CommentFetcher) -> FetchedPlan |
         return NotFetched(failure, plan, untrusted=untrusted)
     plan_scan = scan_comment(plan.body)
     if target.slices_comment_id is None:
-        spine = current_spine(ScannedComments(plan_scan))
-        pointer = spine.spine.slice_comment_id if isinstance(spine, CurrentSpine) else None
+        pointer = plan_pointer(plan_scan)
         if pointer is not None:
-            pointed = fetcher.fetch_if_exists(int(pointer), "sibling")
+            pointed = fetcher.fetch_if_exists(pointer, "sibling")
             if isinstance(pointed, Failure):
                 return NotFetched(pointed, plan)
             sibling = pointed

@@ -181,3 +181,10 @@ def current_spine(comments: ScannedComments) -> CurrentSpine | Failure:
         message = _invalid_spine_message(comments, scan, comment, parsed.problems[0])
         return Failure(Status.INVALID_SPINE, message)
     return CurrentSpine(parsed.spine, block, comment, spine_digest(block.payload))
+
+
+def plan_pointer(scan: CommentScan) -> int | None:
+    """The ``slice_comment_id`` of the one valid spine in a plan comment, or ``None``."""
+    found = current_spine(ScannedComments(scan))
+    pointer = found.spine.slice_comment_id if isinstance(found, CurrentSpine) else None
+    return None if pointer is None else int(pointer)

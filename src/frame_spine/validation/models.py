@@ -32,6 +32,14 @@ class Severity(StrEnum):
 class Code(StrEnum):
     """Every finding code (SPEC 10; docs/action.md's table lists them by severity)."""
 
+    severity: Severity  #: the code's one severity
+
+    def __new__(cls, value: str, severity: Severity = Severity.ERROR) -> Code:
+        code = str.__new__(cls, value)
+        code._value_ = value
+        code.severity = severity
+        return code
+
     MISSING_SPINE = "missing-spine"
     VARIANT_WITH_SPINE = "variant-with-spine"
     AMBIGUOUS_VARIANT = "ambiguous-variant"
@@ -53,43 +61,20 @@ class Code(StrEnum):
     UNKNOWN_DEPENDENCY = "unknown-dependency"
     DEPENDENCY_CYCLE = "dependency-cycle"
     INVALID_COVERAGE = "invalid-coverage"
-    NON_CANONICAL_ORDER = "non-canonical-order"
-    TRAILING_WHITESPACE = "trailing-whitespace"
-    ORPHAN_SLICE = "orphan-slice"
-    UNROUTED_STEP = "unrouted-step"
-    EXPLORATORY_SLICE = "exploratory-slice"
-    TERMINAL_MISMATCH = "terminal-mismatch"
-    LANE_ORDER_CONFLICT = "lane-order-conflict"
-    OLDER_PLAN_COMMENTS = "older-plan-comments"
-    UNTRUSTED_PLAN_COMMENT = "untrusted-plan-comment"
-    HIDDEN_PLAN_COMMENT = "hidden-plan-comment"
-    SPINE_OMITTED_WITH_SPINE = "spine-omitted-with-spine"
-    UNREACHABLE_SLICE = "unreachable-slice"
-    UNCOVERED_AC = "uncovered-ac"
-    NO_SPINE_BY_DESIGN = "no-spine-by-design"
-
-    @property
-    def severity(self) -> Severity:
-        """The code's one severity."""
-        return _SEVERITY.get(self, Severity.ERROR)
-
-
-_SEVERITY = {
-    Code.NON_CANONICAL_ORDER: Severity.WARNING,
-    Code.TRAILING_WHITESPACE: Severity.WARNING,
-    Code.ORPHAN_SLICE: Severity.WARNING,
-    Code.UNROUTED_STEP: Severity.WARNING,
-    Code.EXPLORATORY_SLICE: Severity.WARNING,
-    Code.TERMINAL_MISMATCH: Severity.WARNING,
-    Code.LANE_ORDER_CONFLICT: Severity.WARNING,
-    Code.OLDER_PLAN_COMMENTS: Severity.WARNING,
-    Code.UNTRUSTED_PLAN_COMMENT: Severity.WARNING,
-    Code.SPINE_OMITTED_WITH_SPINE: Severity.WARNING,
-    Code.UNREACHABLE_SLICE: Severity.WARNING,
-    Code.UNCOVERED_AC: Severity.WARNING,
-    Code.NO_SPINE_BY_DESIGN: Severity.NOTICE,
-    Code.HIDDEN_PLAN_COMMENT: Severity.NOTICE,
-}
+    NON_CANONICAL_ORDER = "non-canonical-order", Severity.WARNING
+    TRAILING_WHITESPACE = "trailing-whitespace", Severity.WARNING
+    ORPHAN_SLICE = "orphan-slice", Severity.WARNING
+    UNROUTED_STEP = "unrouted-step", Severity.WARNING
+    EXPLORATORY_SLICE = "exploratory-slice", Severity.WARNING
+    TERMINAL_MISMATCH = "terminal-mismatch", Severity.WARNING
+    LANE_ORDER_CONFLICT = "lane-order-conflict", Severity.WARNING
+    OLDER_PLAN_COMMENTS = "older-plan-comments", Severity.WARNING
+    UNTRUSTED_PLAN_COMMENT = "untrusted-plan-comment", Severity.WARNING
+    HIDDEN_PLAN_COMMENT = "hidden-plan-comment", Severity.NOTICE
+    SPINE_OMITTED_WITH_SPINE = "spine-omitted-with-spine", Severity.WARNING
+    UNREACHABLE_SLICE = "unreachable-slice", Severity.WARNING
+    UNCOVERED_AC = "uncovered-ac", Severity.WARNING
+    NO_SPINE_BY_DESIGN = "no-spine-by-design", Severity.NOTICE
 
 
 class Verdict(StrEnum):

@@ -7,12 +7,13 @@ from dataclasses import replace
 from typing import Any
 
 from ...core.blocks import scan_comment
+from ...core.plan import plan_pointer
 from ...core.status import Failure, Status
 from ...github.authors import AuthorCheck, Untrusted, UntrustedEdit, edited, untrusted_edit, walk
 from ...github.client import CommentFetcher
 from ...inputs import resolved_since
 from .models import AuditedPlan, AuditReport, AuditState, AuditTarget
-from .rules import Chosen, Kept, Listing, audit_plan, pointer_of, report_of, unusable_plan
+from .rules import Chosen, Kept, Listing, audit_plan, report_of, unusable_plan
 
 
 def audit_online(target: AuditTarget, fetcher: CommentFetcher) -> AuditReport:
@@ -148,7 +149,7 @@ def _chosen(
         fetched = fetcher.fetch(plan_id, "plan")
         if isinstance(fetched, Failure):
             return fetched
-        plan, pointer = Kept.of(fetched), pointer_of(scan_comment(fetched.body))
+        plan, pointer = Kept.of(fetched), plan_pointer(scan_comment(fetched.body))
     if pointer is None:
         return plan, None, None
     taken = listing.take(pointer)

@@ -7,8 +7,8 @@ import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
 
-from ...core.blocks import CommentScan, scan_comment
-from ...core.plan import CurrentSpine, ScannedComments, current_spine
+from ...core.blocks import scan_comment
+from ...core.plan import CurrentSpine, ScannedComments, current_spine, plan_pointer
 from ...core.stamps import shown_stamp
 from ...core.trust import TrustPolicy, Verdict, judge
 from ...github.payloads import FetchedComment, recency
@@ -85,7 +85,7 @@ class Listing:
                 if kept is not None and not kept.sibling:
                     kept.body = None
                 self.kept_plans[issue] = comment.id
-                listed.pointer = pointer_of(scan) if scan is not None else None
+                listed.pointer = plan_pointer(scan) if scan is not None else None
                 keep = True
         if keep:
             listed.body = body.encode("utf-8", "surrogatepass")
@@ -142,14 +142,6 @@ class Chosen:
     count: int = 1
 
 
-def pointer_of(scan: CommentScan) -> int | None:
-    """The spine's ``slice_comment_id``, or ``None``."""
-    found = current_spine(ScannedComments(scan))
-    if not isinstance(found, CurrentSpine) or found.spine.slice_comment_id is None:
-        return None
-    return int(found.spine.slice_comment_id)
-
-
 def classify(comments: ScannedComments, result: ValidationResult) -> AuditState:
     """A plan's state (SPEC 11). ``unresolved-step`` does not make it ``invalid`` when the
     sibling is missing, unstamped or stale: it follows from the sibling's state."""
@@ -190,7 +182,7 @@ def audit_plan(chosen: Chosen) -> AuditedPlan:
         issue=chosen.issue,
         plan_comment_id=plan.id,
         plan_url=plan.html_url,
-        sibling_comment_id=pointer_of(plan_scan),
+        sibling_comment_id=plan_pointer(plan_scan),
         state=classify(comments, result),
         generated_at=found.spine.generated_at if isinstance(found, CurrentSpine) else None,
         sibling_generated_at=shown_stamp(sibling_scan),
