@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from ..core.status import Failure
 from ..core.utf8 import utf8_size
@@ -73,6 +74,17 @@ class Annotation:
     command: str
     title: str
     message: str
+
+
+class Outcome(Protocol):
+    """What a step's report reads of a mode's result (every mode's result has these)."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def exit_code(self) -> int: ...
+    @property
+    def message(self) -> str | None: ...
 
 
 @dataclass(frozen=True, slots=True)

@@ -6,10 +6,9 @@ from __future__ import annotations
 from ...core.shown import cut
 from ...core.status import Failure, Status
 from ...core.utf8 import utf8_size
-from ...inputs import StepSettings
 from ...markdown import CommentLink, escape_cell
 from ...step.context import StepContext, link_of
-from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
+from ...step.report import OUTPUT_LIMIT, Annotation, StepReport
 from ...step.workspace import WriteRefused
 from .. import Online, result_output
 from .models import LookupResult, parse_online_inputs
@@ -25,7 +24,7 @@ def report(step: StepContext) -> StepReport:
         refused = Online(LookupResult.of_failure(validated))
         given = step.inputs
         plan_id, step_id = given.get("plan-comment-id") or None, given.get("step-id") or None
-        return lookup_report(refused, settings, plan_comment_id=plan_id, log_step_id=step_id)
+        return lookup_report(refused, step, plan_comment_id=plan_id, log_step_id=step_id)
     target, request = validated
     outcome = lookup_online(target, request, step.fetcher(target))
     result = outcome.result
@@ -52,7 +51,7 @@ def report(step: StepContext) -> StepReport:
     )
     return lookup_report(
         outcome,
-        settings,
+        step,
         repository=target.repository,
         plan_comment_id=target.plan_comment_id,
         sibling_comment_id=target.slices_comment_id,
@@ -92,7 +91,7 @@ def _given(comment_id: int | str | None) -> CommentLink | None:
 
 def lookup_report(
     outcome: Online[LookupResult],
-    settings: StepSettings,
+    step: StepContext,
     *,
     repository: str | None = None,
     plan_comment_id: int | str | None = None,
@@ -108,28 +107,14 @@ def lookup_report(
     generated_at = result.generated_at or result.dispatched_generated_at or dispatched_generated_at
     slice_text = result.slice or ""
     slice_fits = utf8_size(slice_text) <= OUTPUT_LIMIT
-    outputs = outputs_of(
-        result.status,
-        result.exit_code,
-        result.message,
-        result_output(result_dict(result), "slice"),
-        slice=slice_text if slice_fits else "",
-        slice_path=slice_path or "",
-        step_id=result.step_id or step_id or "",
-        generated_at=generated_at or "",
-        current_generated_at=result.current_generated_at or "",
-        sibling_generated_at=result.sibling_generated_at or "",
-        spine_digest=result.spine_digest or "",
-    )
-    annotations = _annotations(result, slice_fits, slice_path)
     in_file = f"in {escape_cell(slice_path)}" if slice_path else None
     if slice_fits:
         slice_note = "in the `slice` output" + (f" and {in_file}" if in_file else "")
     else:
         slice_note = f"{in_file} only" if in_file else "in no output"
-    failed, not_ok = result.exit_code != 0, result.status is not Status.OK
-    return StepReport(
-        outputs=outputs,
+    return step.report_of(
+        result,
+        result_output(result_dict(result), "slice"),
         summary=lookup_summary(
             result,
             repository=repository,
@@ -144,7 +129,13 @@ def lookup_report(
             f"for step {cut(step_id or log_step_id or '-')} of plan comment "
             f"{cut(str(plan_comment_id or '-'))}"
         ),
-        exit_code=step_exit_code(settings.fail_on, failed=failed, not_ok=not_ok),
-        job_summary=settings.job_summary,
-        annotations=annotations,
+        not_ok=result.status is not Status.OK,
+        annotations=_annotations(result, slice_fits, slice_path),
+        slice=slice_text if slice_fits else "",
+        slice_path=slice_path or "",
+        step_id=result.step_id or step_id or "",
+        generated_at=generated_at or "",
+        current_generated_at=result.current_generated_at or "",
+        sibling_generated_at=result.sibling_generated_at or "",
+        spine_digest=result.spine_digest or "",
     )

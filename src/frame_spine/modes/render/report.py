@@ -10,7 +10,7 @@ from ...core.utf8 import utf8_size
 from ...inputs import parse_inputs
 from ...markdown import plural
 from ...step.context import StepContext, link_of
-from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
+from ...step.report import OUTPUT_LIMIT, Annotation, StepReport
 from ...validation.models import parse_target
 from ...workflow_commands import json_line
 from .. import Online
@@ -84,30 +84,22 @@ def report(step: StepContext) -> StepReport:
         limit=OUTPUT_LIMIT,
     )
     findings = result.findings
-    outputs = outputs_of(
-        result.status.value,
-        result.exit_code,
-        result.message,
+    return step.report_of(
+        result,
         _result_output(result),
-        current_generated_at=result.generated_at or "",
-        sibling_generated_at=result.sibling_generated_at or "",
-        spine_digest=result.spine_digest or "",
-        error_count="" if findings is None else str(findings.errors),
-        warning_count="" if findings is None else str(findings.warnings),
-        markdown=markdown,
-    )
-    settings = step.settings
-    failed, not_ok = result.exit_code != 0, result.status is not Status.OK
-    return StepReport(
-        outputs=outputs,
         summary=markdown,
         log_line=(
             f"frame-spine render: status {result.status.value} (exit code {result.exit_code}) "
             f"for plan comment {result.plan_comment_id or '-'}: "
             f"{plural(len(result.ports), 'port token')}, {plural(len(result.steps), 'step')}"
         ),
-        exit_code=step_exit_code(settings.fail_on, failed=failed, not_ok=not_ok),
-        job_summary=settings.job_summary,
+        not_ok=result.status is not Status.OK,
         annotations=_annotations(result, ports_dir),
         full_list="the job summary and the `result` output list them",
+        current_generated_at=result.generated_at or "",
+        sibling_generated_at=result.sibling_generated_at or "",
+        spine_digest=result.spine_digest or "",
+        error_count="" if findings is None else str(findings.errors),
+        warning_count="" if findings is None else str(findings.warnings),
+        markdown=markdown,
     )
