@@ -151,16 +151,6 @@ def mermaid_text(text: str) -> str:
     return "".join(char if char in _MERMAID_PLAIN else f"#{ord(char)};" for char in text)
 
 
-def headline(mode: str, status: str, exit_code: int, icon: str, detail: str = "") -> str:
-    """A job summary's heading (every mode): the status once, with its icon and exit code,
-    e.g. ``### ❌ frame-spine validate: `invalid` (exit code 1): 8 errors, 1 warning``
-    (``detail`` is already escaped; ``mode`` empty: a run that stopped before any mode ran,
-    ``frame-spine: ...``). Ends with a blank line."""
-    tail = f": {detail}" if detail else ""
-    name = f"frame-spine {mode}" if mode else "frame-spine"
-    return f"### {icon} {name}: `{escape_cell(status)}` (exit code {exit_code}){tail}\n\n"
-
-
 def summary_head(
     mode: str,
     status: str,
@@ -171,10 +161,15 @@ def summary_head(
     message: str | None = None,
     facts: Sequence[tuple[str, str]] = (),
 ) -> str:
-    """The top of every mode's job summary (SPEC 8): the :func:`headline`, the message (what
-    happened, escaped) quoted right under it when there is one, then the
-    :func:`key_value_table` of ``facts`` (values already escaped). Ends with a newline."""
-    head = headline(mode, status, exit_code, icon, detail)
+    """The top of every mode's job summary (SPEC 8): a heading with the status once, its icon
+    and exit code, e.g. ``### ❌ frame-spine validate: `invalid` (exit code 1): 8 errors, 1
+    warning`` (``detail`` is already escaped; ``mode`` empty: a run that stopped before any mode
+    ran, ``frame-spine: ...``); the message (what happened, escaped) quoted right under it when
+    there is one; then the :func:`key_value_table` of ``facts`` (values already escaped). Ends
+    with a newline."""
+    tail = f": {detail}" if detail else ""
+    name = f"frame-spine {mode}" if mode else "frame-spine"
+    head = f"### {icon} {name}: `{escape_cell(status)}` (exit code {exit_code}){tail}\n\n"
     if message:
         head += f"> {escape_cell(message)}\n\n"
     return head + key_value_table(facts)

@@ -96,15 +96,18 @@ class StepContext:
         *,
         summary: str,
         log_line: str,
-        not_ok: bool,
         annotations: list[Annotation],
+        not_ok: bool | None = None,
         full_list: str = "the job summary lists them",
         **outputs: str,
     ) -> StepReport:
         """A mode's ``result`` as the step's report (SPEC 8): every output
         (:func:`~frame_spine.step.report.outputs_of`, ``outputs`` as its ``more``), and the step's
-        exit code and job summary under the settings."""
+        exit code (``not_ok``: what fails it under ``fail-on: not-ok`` besides an exit code 1;
+        by default a status other than ``ok``) and job summary under the settings."""
         failed = result.exit_code != 0
+        if not_ok is None:
+            not_ok = result.status != "ok"
         return StepReport(
             outputs=outputs_of(
                 str(result.status), result.exit_code, result.message, result_text, **outputs

@@ -129,7 +129,6 @@ def lookup_report(
             f"for step {cut(step_id or log_step_id or '-')} of plan comment "
             f"{cut(str(plan_comment_id or '-'))}"
         ),
-        not_ok=result.status is not Status.OK,
         annotations=_annotations(result, slice_fits, slice_path),
         slice=slice_text if slice_fits else "",
         slice_path=slice_path or "",

@@ -75,11 +75,12 @@ def report(step: StepContext) -> StepReport:
     """Render a plan for the action (SPEC 13, 8)."""
     outcome, repository, ports_dir = _rendered(step)
     result = outcome.result
+    plan, sibling = link_of(outcome.plan), link_of(outcome.sibling)
     markdown = render_markdown(
         result,
         repository=repository,
-        plan=link_of(outcome.plan),
-        sibling=link_of(outcome.sibling),
+        plan=plan,
+        sibling=sibling,
         ports_dir=ports_dir,
         limit=OUTPUT_LIMIT,
     )
@@ -93,7 +94,6 @@ def report(step: StepContext) -> StepReport:
             f"for plan comment {result.plan_comment_id or '-'}: "
             f"{plural(len(result.ports), 'port token')}, {plural(len(result.steps), 'step')}"
         ),
-        not_ok=result.status is not Status.OK,
         annotations=_annotations(result, ports_dir),
         full_list="the job summary and the `result` output list them",
         current_generated_at=result.generated_at or "",

@@ -76,15 +76,12 @@ def report(step: StepContext) -> StepReport:
     notices = sum(finding.severity is Severity.NOTICE for finding in result.findings)
     places = () if "findings_omitted" in shown else ("the `result` output",)
     rest, full_list = step.lists("finding", places, "frame-spine validate --format json")
+    plan, sibling = link_of(outcome.plan), link_of(outcome.sibling)
     return step.report_of(
         result,
         result_text,
         summary=validation_summary(
-            result,
-            repository=repository,
-            plan=link_of(outcome.plan),
-            sibling=link_of(outcome.sibling),
-            rest=rest,
+            result, repository=repository, plan=plan, sibling=sibling, rest=rest
         ),
         log_line=(
             f"frame-spine validate: status {result.status} ({plural(result.errors, 'error')}, "
