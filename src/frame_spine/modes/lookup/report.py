@@ -11,7 +11,7 @@ from ...step.context import StepContext, link_of
 from ...step.report import OUTPUT_LIMIT, Annotation, StepReport
 from ...step.workspace import WriteRefused
 from .. import Online, result_output
-from .models import LookupResult, parse_online_inputs
+from .models import LookupRequest, LookupResult, OnlineTarget, parse_online_inputs
 from .online import lookup_online
 from .render import lookup_summary, result_dict
 
@@ -20,11 +20,8 @@ def report(step: StepContext) -> StepReport:
     """Look up one step for the action (SPEC 5, 6, 8), writing ``slice-file`` when set."""
     settings = step.settings
     validated = parse_online_inputs(step.resolved_inputs())
-    if isinstance(validated, Failure):  # the log line names the step and comment as given
-        refused = Online(LookupResult.of_failure(validated))
-        given = step.inputs
-        plan_id, step_id = given.get("plan-comment-id") or None, given.get("step-id") or None
-        return lookup_report(refused, step, plan_comment_id=plan_id, log_step_id=step_id)
+    if isinstance(validated, Failure):
+        return lookup_report(step, Online(LookupResult.of_failure(validated)))
     target, request = validated
     outcome = lookup_online(target, request, step.fetcher(target))
     result = outcome.result
@@ -46,19 +43,7 @@ def report(step: StepContext) -> StepReport:
     if failure is not None:  # the other outputs (slice, timestamps, digest) stay set
         failed = result.model_copy(update={"status": Status.ERROR, "message": failure})
         outcome = Online(failed, outcome.plan, outcome.sibling)
-    dispatched = (
-        result.current_generated_at if request.generated_at == "current" else request.generated_at
-    )
-    return lookup_report(
-        outcome,
-        step,
-        repository=target.repository,
-        plan_comment_id=target.plan_comment_id,
-        sibling_comment_id=target.slices_comment_id,
-        step_id=request.step_id,
-        dispatched_generated_at=dispatched,
-        slice_path=slice_path,
-    )
+    return lookup_report(step, outcome, target, request, slice_path)
 
 
 def _annotations(
@@ -90,20 +75,24 @@ def _given(comment_id: int | str | None) -> CommentLink | None:
 
 
 def lookup_report(
-    outcome: Online[LookupResult],
     step: StepContext,
-    *,
-    repository: str | None = None,
-    plan_comment_id: int | str | None = None,
-    sibling_comment_id: int | str | None = None,
-    step_id: str | None = None,
-    dispatched_generated_at: str | None = None,
+    outcome: Online[LookupResult],
+    target: OnlineTarget | None = None,
+    request: LookupRequest | None = None,
     slice_path: str | None = None,
-    log_step_id: str | None = None,
 ) -> StepReport:
-    """A lookup's outcome as the step's report (SPEC 8): a slice over :data:`OUTPUT_LIMIT` bytes is
-    only in ``slice-file`` (a notice names it; without the file the caller made it an error)."""
+    """A lookup's outcome as the step's report (SPEC 8); ``target`` and ``request`` ``None``: the
+    inputs were refused, and the log line names the step and plan comment as given. A slice over
+    :data:`OUTPUT_LIMIT` bytes is only in ``slice-file`` (a notice names it; without the file
+    the caller made it an error)."""
     result = outcome.result
+    repository = target.repository if target else None
+    plan_comment_id = target.plan_comment_id if target else step.inputs.get("plan-comment-id")
+    sibling_comment_id = target.slices_comment_id if target else None
+    step_id = request.step_id if request else None
+    dispatched_generated_at = request.generated_at if request else None
+    if dispatched_generated_at == "current":
+        dispatched_generated_at = result.current_generated_at
     generated_at = result.generated_at or result.dispatched_generated_at or dispatched_generated_at
     slice_text = result.slice or ""
     slice_fits = utf8_size(slice_text) <= OUTPUT_LIMIT
@@ -126,7 +115,7 @@ def lookup_report(
         ),
         log_line=(
             f"frame-spine lookup: status {result.status.value} (exit code {result.exit_code}) "
-            f"for step {cut(step_id or log_step_id or '-')} of plan comment "
+            f"for step {cut(step_id or step.inputs.get('step-id') or '-')} of plan comment "
             f"{cut(str(plan_comment_id or '-'))}"
         ),
         annotations=_annotations(result, slice_fits, slice_path),
