@@ -127,12 +127,8 @@ def key_value_table(rows: Sequence[tuple[str, str]]) -> str:
     """A two-column table of ``(label, value)`` rows (values already escaped), the first row
     as its (left-aligned) header: GFM needs a header row, and an empty one draws an empty
     strip. Ends with a newline; empty for no rows."""
-    if not rows:
-        return ""
-    (label, value), *rest = rows
-    lines = [f"| {label} | {value} |", "|:--|:--|"]
-    lines.extend(f"| {label} | {value} |" for label, value in rest)
-    return "\n".join(lines) + "\n"
+    lines = [f"| {label} | {value} |\n" for label, value in rows]
+    return "".join([*lines[:1], "|:--|:--|\n", *lines[1:]]) if rows else ""
 
 
 _MERMAID_PLAIN = frozenset(string.ascii_letters + string.digits + " _.,:/+=-")

@@ -181,13 +181,9 @@ def outputs_of(
     """Every output of action.yml (SPEC 8: every status sets every declared output): the
     four every mode sets, then ``more`` (keyword names with ``_`` for ``-``:
     ``error_count`` sets ``error-count``), the rest empty."""
-    outputs = dict.fromkeys(OUTPUT_NAMES, "")
-    outputs.update(
-        {"status": status, "exit-code": str(exit_code), "message": message or "", "result": result}
-    )
-    for name, value in more.items():
-        outputs[name.replace("_", "-")] = value
-    return outputs
+    shared = {"status": status, "exit-code": str(exit_code), "message": message or ""}
+    named = {name.replace("_", "-"): value for name, value in more.items()}
+    return dict.fromkeys(OUTPUT_NAMES, "") | shared | {"result": result} | named
 
 
 def step_exit_code(fail_on: str, *, failed: bool, not_ok: bool) -> int:

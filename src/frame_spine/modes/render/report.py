@@ -42,12 +42,10 @@ def _result_output(result: RenderResult) -> str:
     """SPEC 13's JSON within the output limit (SPEC 8): over it, without the lists."""
     shown = render_dict(result)
     text = json_line(shown)
-    if utf8_size(text) > OUTPUT_LIMIT:
-        for key in ("ports", "steps"):
-            shown[f"{key}_omitted"] = len(shown[key])
-            shown[key] = []
-        text = json_line(shown)
-    return text
+    if utf8_size(text) <= OUTPUT_LIMIT:
+        return text
+    omitted = {f"{key}_omitted": len(shown[key]) for key in ("ports", "steps")}
+    return json_line(shown | {"ports": [], "steps": []} | omitted)
 
 
 def _annotations(result: RenderResult, ports_dir: str | None) -> list[Annotation]:
