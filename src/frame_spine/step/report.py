@@ -118,16 +118,14 @@ def cap_annotations(
     counts = Counter(annotation.command for annotation in annotations)
     if all(number <= ANNOTATIONS_PER_KIND for number in counts.values()):
         return list(annotations)
-    room = dict.fromkeys(_KINDS, ANNOTATIONS_PER_KIND)
-    room["notice"] -= 1
+    room = {"notice": ANNOTATIONS_PER_KIND - 1}  # the notice on those left out is one of them
     kept: list[Annotation] = []
-    left: Counter[str] = Counter()
+    seen: Counter[str] = Counter()
     for annotation in annotations:
-        if room.get(annotation.command, ANNOTATIONS_PER_KIND) > 0:
-            room[annotation.command] = room.get(annotation.command, ANNOTATIONS_PER_KIND) - 1
+        seen[annotation.command] += 1
+        if seen[annotation.command] <= room.get(annotation.command, ANNOTATIONS_PER_KIND):
             kept.append(annotation)
-        else:
-            left[annotation.command] += 1
+    left = counts - Counter(annotation.command for annotation in kept)
     detail = ", ".join(plural(left[kind], kind) for kind in _KINDS if left[kind])
     kept.append(
         Annotation(
@@ -141,10 +139,8 @@ def cap_annotations(
 
 
 def _clip(value: str, limit: int) -> str:
-    total = utf8_size(value)
-    note = f"\n[cut: {total:,} bytes are over the {limit:,}-byte limit of a step output]"
-    room = limit - utf8_size(note)
-    return clip_utf8(value, room) + note
+    note = f"\n[cut: {utf8_size(value):,} bytes are over the {limit:,}-byte limit of a step output]"
+    return clip_utf8(value, limit - utf8_size(note)) + note
 
 
 def bounded_outputs(outputs: Mapping[str, str], limit: int = OUTPUT_LIMIT) -> dict[str, str]:
@@ -190,9 +186,7 @@ def step_exit_code(fail_on: str, *, failed: bool, not_ok: bool) -> int:
     """The step's exit code under ``fail-on`` (SPEC 8): 1 fails the step."""
     if fail_on == "never":
         return 0
-    if fail_on == "not-ok":
-        return 1 if failed or not_ok else 0
-    return 1 if failed else 0
+    return 1 if failed or (not_ok and fail_on == "not-ok") else 0
 
 
 def failure_json(failure: Failure) -> str:
