@@ -81,12 +81,15 @@ class StepContext:
         """A fetcher for ``target`` with the token (:meth:`token`) and the debug listener."""
         return target.fetcher(self.token(target.api_url), self.on_request)
 
+    def workspace(self) -> str:
+        """The runner's ``GITHUB_WORKSPACE``, else the working directory (SPEC 8)."""
+        return self.environ.get("GITHUB_WORKSPACE") or os.getcwd()
+
     def write(self, relative: str, text: str, input_name: str) -> str | WriteRefused:
         """Write a file in the workspace (SPEC 8); see
         :func:`~frame_spine.step.workspace.write_in_workspace`."""
-        workspace = self.environ.get("GITHUB_WORKSPACE") or os.getcwd()
         return write_in_workspace(
-            workspace, relative, text, input_name=input_name, emitted=self.emitted
+            self.workspace(), relative, text, input_name=input_name, emitted=self.emitted
         )
 
     def report_of(

@@ -3,8 +3,6 @@
 
 from __future__ import annotations
 
-import os
-
 from ...core.status import Failure, Status
 from ...core.utf8 import utf8_size
 from ...inputs import parse_inputs
@@ -30,8 +28,7 @@ def _rendered(step: StepContext) -> tuple[Online[RenderResult], str | None, str 
     ids = {"issue": target.issue_number, "plan_comment_id": target.plan_comment_id}
     if isinstance(settings, Failure):
         return Online(RenderResult.of_failure(settings, **ids)), target.repository, None
-    workspace = step.environ.get("GITHUB_WORKSPACE") or os.getcwd()
-    canonical = canonical_ports(workspace, settings.ports_dir, contained=True)
+    canonical = canonical_ports(step.workspace(), settings.ports_dir, contained=True)
     if isinstance(canonical, Failure):
         return Online(RenderResult.of_failure(canonical, **ids)), target.repository, None
     rendered = render_online(target, step.fetcher(target), canonical.names)
