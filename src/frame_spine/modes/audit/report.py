@@ -22,10 +22,9 @@ def report(step: StepContext) -> StepReport:
         audit = AuditReport.of_failure(target, repository=step.repository())
     else:
         audit = audit_online(target, step.fetcher(target))
-    settings = step.settings
     report_path = ""
-    if settings.report_file is not None:
-        written = step.write(settings.report_file, audit_json(audit) + "\n", "report-file")
+    if step.settings.report_file is not None:
+        written = step.write(step.settings.report_file, audit_json(audit) + "\n", "report-file")
         if isinstance(written, WriteRefused):  # the counts and plans stay set
             audit = audit.model_copy(update={"status": Status.ERROR, "message": written.message})
         else:

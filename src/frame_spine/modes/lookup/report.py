@@ -18,7 +18,6 @@ from .render import lookup_summary, result_dict
 
 def report(step: StepContext) -> StepReport:
     """Look up one step for the action (SPEC 5, 6, 8), writing ``slice-file`` when set."""
-    settings = step.settings
     validated = parse_online_inputs(step.resolved_inputs())
     if isinstance(validated, Failure):
         return lookup_report(step, Online(LookupResult.of_failure(validated)))
@@ -28,8 +27,8 @@ def report(step: StepContext) -> StepReport:
     slice_path: str | None = None
     failure: str | None = None
     if result.slice is not None:
-        if settings.slice_file is not None:
-            written = step.write(settings.slice_file, result.slice, "slice-file")
+        if step.settings.slice_file is not None:
+            written = step.write(step.settings.slice_file, result.slice, "slice-file")
             if isinstance(written, WriteRefused):
                 failure = written.message
             else:
