@@ -127,12 +127,8 @@ def key_value_table(rows: Sequence[tuple[str, str]]) -> str:
     """A two-column table of ``(label, value)`` rows (values already escaped), the first row
     as its (left-aligned) header: GFM needs a header row, and an empty one draws an empty
     strip. Ends with a newline; empty for no rows."""
-    if not rows:
-        return ""
-    (label, value), *rest = rows
-    lines = [f"| {label} | {value} |", "|:--|:--|"]
-    lines.extend(f"| {label} | {value} |" for label, value in rest)
-    return "\n".join(lines) + "\n"
+    lines = [f"| {label} | {value} |\n" for label, value in rows]
+    return "".join([*lines[:1], "|:--|:--|\n", *lines[1:]]) if rows else ""
 
 
 _MERMAID_PLAIN = frozenset(string.ascii_letters + string.digits + " _.,:/+=-")
@@ -151,16 +147,6 @@ def mermaid_text(text: str) -> str:
     return "".join(char if char in _MERMAID_PLAIN else f"#{ord(char)};" for char in text)
 
 
-def headline(mode: str, status: str, exit_code: int, icon: str, detail: str = "") -> str:
-    """A job summary's heading (every mode): the status once, with its icon and exit code,
-    e.g. ``### ❌ frame-spine validate: `invalid` (exit code 1): 8 errors, 1 warning``
-    (``detail`` is already escaped; ``mode`` empty: a run that stopped before any mode ran,
-    ``frame-spine: ...``). Ends with a blank line."""
-    tail = f": {detail}" if detail else ""
-    name = f"frame-spine {mode}" if mode else "frame-spine"
-    return f"### {icon} {name}: `{escape_cell(status)}` (exit code {exit_code}){tail}\n\n"
-
-
 def summary_head(
     mode: str,
     status: str,
@@ -171,10 +157,15 @@ def summary_head(
     message: str | None = None,
     facts: Sequence[tuple[str, str]] = (),
 ) -> str:
-    """The top of every mode's job summary (SPEC 8): the :func:`headline`, the message (what
-    happened, escaped) quoted right under it when there is one, then the
-    :func:`key_value_table` of ``facts`` (values already escaped). Ends with a newline."""
-    head = headline(mode, status, exit_code, icon, detail)
+    """The top of every mode's job summary (SPEC 8): a heading with the status once, its icon
+    and exit code, e.g. ``### ❌ frame-spine validate: `invalid` (exit code 1): 8 errors, 1
+    warning`` (``detail`` is already escaped; ``mode`` empty: a run that stopped before any mode
+    ran, ``frame-spine: ...``); the message (what happened, escaped) quoted right under it when
+    there is one; then the :func:`key_value_table` of ``facts`` (values already escaped). Ends
+    with a newline."""
+    tail = f": {detail}" if detail else ""
+    name = f"frame-spine {mode}" if mode else "frame-spine"
+    head = f"### {icon} {name}: `{escape_cell(status)}` (exit code {exit_code}){tail}\n\n"
     if message:
         head += f"> {escape_cell(message)}\n\n"
     return head + key_value_table(facts)

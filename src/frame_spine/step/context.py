@@ -20,6 +20,7 @@ from ..github.request_log import RequestListener
 from ..inputs import ApiTarget, StepSettings, api_url_or_default
 from ..markdown import CommentLink
 from .emitted import EmittedText
+from .report import Annotation, Outcome, StepReport, outputs_of, step_exit_code
 from .workspace import WriteRefused, write_in_workspace
 
 
@@ -80,25 +81,59 @@ class StepContext:
         """A fetcher for ``target`` with the token (:meth:`token`) and the debug listener."""
         return target.fetcher(self.token(target.api_url), self.on_request)
 
+    def workspace(self) -> str:
+        """The runner's ``GITHUB_WORKSPACE``, else the working directory (SPEC 8)."""
+        return self.environ.get("GITHUB_WORKSPACE") or os.getcwd()
+
     def write(self, relative: str, text: str, input_name: str) -> str | WriteRefused:
         """Write a file in the workspace (SPEC 8); see
         :func:`~frame_spine.step.workspace.write_in_workspace`."""
-        workspace = self.environ.get("GITHUB_WORKSPACE") or os.getcwd()
         return write_in_workspace(
-            workspace, relative, text, input_name=input_name, emitted=self.emitted
+            self.workspace(), relative, text, input_name=input_name, emitted=self.emitted
         )
 
-    def full_list(self, noun: str, places: Sequence[str], command: str) -> str:
-        """Where every ``noun`` behind the annotations is, for the notice on annotations
-        left out (SPEC 8).
-        """
+    def report_of(
+        self,
+        result: Outcome,
+        result_text: str,
+        *,
+        summary: str,
+        log_line: str,
+        annotations: list[Annotation],
+        not_ok: bool | None = None,
+        full_list: str = "the job summary lists them",
+        **outputs: str,
+    ) -> StepReport:
+        """A mode's ``result`` as the step's report (SPEC 8): every output
+        (:func:`~frame_spine.step.report.outputs_of`, ``outputs`` as its ``more``), and the step's
+        exit code (``not_ok``: what fails it under ``fail-on: not-ok`` besides an exit code 1;
+        by default a status other than ``ok``) and job summary under the settings."""
+        failed = result.exit_code != 0
+        if not_ok is None:
+            not_ok = result.status != "ok"
+        return StepReport(
+            outputs=outputs_of(
+                str(result.status), result.exit_code, result.message, result_text, **outputs
+            ),
+            summary=summary,
+            log_line=log_line,
+            exit_code=step_exit_code(self.settings.fail_on, failed=failed, not_ok=not_ok),
+            job_summary=self.settings.job_summary,
+            annotations=annotations,
+            full_list=full_list,
+        )
+
+    def lists(self, noun: str, places: Sequence[str], command: str) -> tuple[str, str]:
+        """Where every ``noun`` is (SPEC 8): as the summary's note on rows left out words it
+        (``... has all``), and as the notice on annotations left out words it."""
+        rest = f"{places[-1]} has all" if places else f"`{command}` prints all"
         summary = "the job summary lists them as far as its size limit allows"
         if places:
             where = " and ".join(places)
             text = f"{where} {'list' if len(places) > 1 else 'lists'} every {noun}"
-            return text + (f"; {summary}" if self.settings.job_summary else "")
+            return rest, text + (f"; {summary}" if self.settings.job_summary else "")
         text = f"there are too many for the `result` output; `{command}` prints every {noun}"
-        return (f"{summary}; " if self.settings.job_summary else "") + text
+        return rest, (f"{summary}; " if self.settings.job_summary else "") + text
 
 
 def link_of(comment: FetchedComment | None) -> CommentLink | None:

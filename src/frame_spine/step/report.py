@@ -20,6 +20,7 @@ from __future__ import annotations
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Protocol
 
 from ..core.status import Failure
 from ..core.utf8 import utf8_size
@@ -75,6 +76,17 @@ class Annotation:
     message: str
 
 
+class Outcome(Protocol):
+    """What a step's report reads of a mode's result (every mode's result has these)."""
+
+    @property
+    def status(self) -> str: ...
+    @property
+    def exit_code(self) -> int: ...
+    @property
+    def message(self) -> str | None: ...
+
+
 @dataclass(frozen=True, slots=True)
 class StepReport:
     """Everything one run writes, decided before anything is written.
@@ -106,16 +118,14 @@ def cap_annotations(
     counts = Counter(annotation.command for annotation in annotations)
     if all(number <= ANNOTATIONS_PER_KIND for number in counts.values()):
         return list(annotations)
-    room = dict.fromkeys(_KINDS, ANNOTATIONS_PER_KIND)
-    room["notice"] -= 1
+    room = {"notice": ANNOTATIONS_PER_KIND - 1}  # the notice on those left out is one of them
     kept: list[Annotation] = []
-    left: Counter[str] = Counter()
+    seen: Counter[str] = Counter()
     for annotation in annotations:
-        if room.get(annotation.command, ANNOTATIONS_PER_KIND) > 0:
-            room[annotation.command] = room.get(annotation.command, ANNOTATIONS_PER_KIND) - 1
+        seen[annotation.command] += 1
+        if seen[annotation.command] <= room.get(annotation.command, ANNOTATIONS_PER_KIND):
             kept.append(annotation)
-        else:
-            left[annotation.command] += 1
+    left = counts - Counter(annotation.command for annotation in kept)
     detail = ", ".join(plural(left[kind], kind) for kind in _KINDS if left[kind])
     kept.append(
         Annotation(
@@ -129,10 +139,8 @@ def cap_annotations(
 
 
 def _clip(value: str, limit: int) -> str:
-    total = utf8_size(value)
-    note = f"\n[cut: {total:,} bytes are over the {limit:,}-byte limit of a step output]"
-    room = limit - utf8_size(note)
-    return clip_utf8(value, room) + note
+    note = f"\n[cut: {utf8_size(value):,} bytes are over the {limit:,}-byte limit of a step output]"
+    return clip_utf8(value, limit - utf8_size(note)) + note
 
 
 def bounded_outputs(outputs: Mapping[str, str], limit: int = OUTPUT_LIMIT) -> dict[str, str]:
@@ -169,22 +177,16 @@ def outputs_of(
     """Every output of action.yml (SPEC 8: every status sets every declared output): the
     four every mode sets, then ``more`` (keyword names with ``_`` for ``-``:
     ``error_count`` sets ``error-count``), the rest empty."""
-    outputs = dict.fromkeys(OUTPUT_NAMES, "")
-    outputs.update(
-        {"status": status, "exit-code": str(exit_code), "message": message or "", "result": result}
-    )
-    for name, value in more.items():
-        outputs[name.replace("_", "-")] = value
-    return outputs
+    shared = {"status": status, "exit-code": str(exit_code), "message": message or ""}
+    named = {name.replace("_", "-"): value for name, value in more.items()}
+    return dict.fromkeys(OUTPUT_NAMES, "") | shared | {"result": result} | named
 
 
 def step_exit_code(fail_on: str, *, failed: bool, not_ok: bool) -> int:
     """The step's exit code under ``fail-on`` (SPEC 8): 1 fails the step."""
     if fail_on == "never":
         return 0
-    if fail_on == "not-ok":
-        return 1 if failed or not_ok else 0
-    return 1 if failed else 0
+    return 1 if failed or (not_ok and fail_on == "not-ok") else 0
 
 
 def failure_json(failure: Failure) -> str:

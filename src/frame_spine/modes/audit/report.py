@@ -7,7 +7,7 @@ from ...core.status import Failure, Status
 from ...inputs import parse_inputs
 from ...markdown import escape_cell, plural
 from ...step.context import StepContext
-from ...step.report import Annotation, StepReport, outputs_of, step_exit_code
+from ...step.report import Annotation, StepReport
 from ...step.workspace import WriteRefused
 from .. import result_output
 from .models import QUIET_STATES, AuditReport, AuditState, AuditTarget
@@ -22,23 +22,18 @@ def report(step: StepContext) -> StepReport:
         audit = AuditReport.of_failure(target, repository=step.repository())
     else:
         audit = audit_online(target, step.fetcher(target))
-    settings = step.settings
     report_path = ""
-    if settings.report_file is not None:
-        written = step.write(settings.report_file, audit_json(audit) + "\n", "report-file")
+    if step.settings.report_file is not None:
+        written = step.write(step.settings.report_file, audit_json(audit) + "\n", "report-file")
         if isinstance(written, WriteRefused):  # the counts and plans stay set
             audit = audit.model_copy(update={"status": Status.ERROR, "message": written.message})
         else:
             report_path = written
     shown = audit_dict(audit)
     result_text = result_output(shown, "plans")
-    plans_omitted = "plans_omitted" in shown
-    outputs = outputs_of(
-        audit.status, audit.exit_code, audit.message, result_text, report_path=report_path
-    )
+    counts: dict[str, str] = {}
     if audit.counts or audit.message is None:
-        for state in AuditState:
-            outputs[f"count-{state.value}"] = str(audit.counts.get(state.value, 0))
+        counts = {f"count_{state}": str(audit.counts.get(state.value, 0)) for state in AuditState}
     annotations = [
         Annotation(
             "warning",
@@ -51,25 +46,21 @@ def report(step: StepContext) -> StepReport:
     ]
     if audit.message is not None:
         annotations.append(Annotation("error", f"frame-spine audit: {audit.status}", audit.message))
-    not_ok = any(plan.warnings for plan in audit.plans)
-    exit_code = step_exit_code(settings.fail_on, failed=audit.exit_code != 0, not_ok=not_ok)
-    places = [] if plans_omitted else ["the `result` output"]
+    places = [] if "plans_omitted" in shown else ["the `result` output"]
     if report_path:
         places.append(f"the report {escape_cell(report_path)}")
-        rest = f"the report {escape_cell(report_path)} has all"
-    elif not plans_omitted:
-        rest = "the `result` output has all"
-    else:
-        rest = "`frame-spine audit --format json` prints all"
-    return StepReport(
-        outputs=outputs,
+    rest, full_list = step.lists("plan", places, "frame-spine audit --format json")
+    return step.report_of(
+        audit,
+        result_text,
         summary=audit_summary(audit, rest=rest),
         log_line=(
             f"frame-spine audit: status {audit.status}, {plural(len(audit.plans), 'plan')}, "
             f"{plural(audit.requests, 'request')}"
         ),
-        exit_code=exit_code,
-        job_summary=settings.job_summary,
+        not_ok=any(plan.warnings for plan in audit.plans),
         annotations=annotations,
-        full_list=step.full_list("plan", places, "frame-spine audit --format json"),
+        full_list=full_list,
+        report_path=report_path,
+        **counts,
     )

@@ -6,34 +6,29 @@ from __future__ import annotations
 from ...core.shown import cut
 from ...core.status import Failure, Status
 from ...core.utf8 import utf8_size
-from ...inputs import StepSettings
 from ...markdown import CommentLink, escape_cell
 from ...step.context import StepContext, link_of
-from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
+from ...step.report import OUTPUT_LIMIT, Annotation, StepReport
 from ...step.workspace import WriteRefused
 from .. import Online, result_output
-from .models import LookupResult, parse_online_inputs
+from .models import LookupRequest, LookupResult, OnlineTarget, parse_online_inputs
 from .online import lookup_online
 from .render import lookup_summary, result_dict
 
 
 def report(step: StepContext) -> StepReport:
     """Look up one step for the action (SPEC 5, 6, 8), writing ``slice-file`` when set."""
-    settings = step.settings
     validated = parse_online_inputs(step.resolved_inputs())
-    if isinstance(validated, Failure):  # the log line names the step and comment as given
-        refused = Online(LookupResult.of_failure(validated))
-        given = step.inputs
-        plan_id, step_id = given.get("plan-comment-id") or None, given.get("step-id") or None
-        return lookup_report(refused, settings, plan_comment_id=plan_id, log_step_id=step_id)
+    if isinstance(validated, Failure):
+        return lookup_report(step, Online(LookupResult.of_failure(validated)))
     target, request = validated
     outcome = lookup_online(target, request, step.fetcher(target))
     result = outcome.result
     slice_path: str | None = None
     failure: str | None = None
     if result.slice is not None:
-        if settings.slice_file is not None:
-            written = step.write(settings.slice_file, result.slice, "slice-file")
+        if step.settings.slice_file is not None:
+            written = step.write(step.settings.slice_file, result.slice, "slice-file")
             if isinstance(written, WriteRefused):
                 failure = written.message
             else:
@@ -47,19 +42,7 @@ def report(step: StepContext) -> StepReport:
     if failure is not None:  # the other outputs (slice, timestamps, digest) stay set
         failed = result.model_copy(update={"status": Status.ERROR, "message": failure})
         outcome = Online(failed, outcome.plan, outcome.sibling)
-    dispatched = (
-        result.current_generated_at if request.generated_at == "current" else request.generated_at
-    )
-    return lookup_report(
-        outcome,
-        settings,
-        repository=target.repository,
-        plan_comment_id=target.plan_comment_id,
-        sibling_comment_id=target.slices_comment_id,
-        step_id=request.step_id,
-        dispatched_generated_at=dispatched,
-        slice_path=slice_path,
-    )
+    return lookup_report(step, outcome, target, request, slice_path)
 
 
 def _annotations(
@@ -91,45 +74,35 @@ def _given(comment_id: int | str | None) -> CommentLink | None:
 
 
 def lookup_report(
+    step: StepContext,
     outcome: Online[LookupResult],
-    settings: StepSettings,
-    *,
-    repository: str | None = None,
-    plan_comment_id: int | str | None = None,
-    sibling_comment_id: int | str | None = None,
-    step_id: str | None = None,
-    dispatched_generated_at: str | None = None,
+    target: OnlineTarget | None = None,
+    request: LookupRequest | None = None,
     slice_path: str | None = None,
-    log_step_id: str | None = None,
 ) -> StepReport:
-    """A lookup's outcome as the step's report (SPEC 8): a slice over :data:`OUTPUT_LIMIT` bytes is
-    only in ``slice-file`` (a notice names it; without the file the caller made it an error)."""
+    """A lookup's outcome as the step's report (SPEC 8); ``target`` and ``request`` ``None``: the
+    inputs were refused, and the log line names the step and plan comment as given. A slice over
+    :data:`OUTPUT_LIMIT` bytes is only in ``slice-file`` (a notice names it; without the file
+    the caller made it an error)."""
     result = outcome.result
+    repository = target.repository if target else None
+    plan_comment_id = target.plan_comment_id if target else step.inputs.get("plan-comment-id")
+    sibling_comment_id = target.slices_comment_id if target else None
+    step_id = request.step_id if request else None
+    dispatched_generated_at = request.generated_at if request else None
+    if dispatched_generated_at == "current":
+        dispatched_generated_at = result.current_generated_at
     generated_at = result.generated_at or result.dispatched_generated_at or dispatched_generated_at
     slice_text = result.slice or ""
     slice_fits = utf8_size(slice_text) <= OUTPUT_LIMIT
-    outputs = outputs_of(
-        result.status,
-        result.exit_code,
-        result.message,
-        result_output(result_dict(result), "slice"),
-        slice=slice_text if slice_fits else "",
-        slice_path=slice_path or "",
-        step_id=result.step_id or step_id or "",
-        generated_at=generated_at or "",
-        current_generated_at=result.current_generated_at or "",
-        sibling_generated_at=result.sibling_generated_at or "",
-        spine_digest=result.spine_digest or "",
-    )
-    annotations = _annotations(result, slice_fits, slice_path)
     in_file = f"in {escape_cell(slice_path)}" if slice_path else None
     if slice_fits:
         slice_note = "in the `slice` output" + (f" and {in_file}" if in_file else "")
     else:
         slice_note = f"{in_file} only" if in_file else "in no output"
-    failed, not_ok = result.exit_code != 0, result.status is not Status.OK
-    return StepReport(
-        outputs=outputs,
+    return step.report_of(
+        result,
+        result_output(result_dict(result), "slice"),
         summary=lookup_summary(
             result,
             repository=repository,
@@ -141,10 +114,15 @@ def lookup_report(
         ),
         log_line=(
             f"frame-spine lookup: status {result.status.value} (exit code {result.exit_code}) "
-            f"for step {cut(step_id or log_step_id or '-')} of plan comment "
+            f"for step {cut(step_id or step.inputs.get('step-id') or '-')} of plan comment "
             f"{cut(str(plan_comment_id or '-'))}"
         ),
-        exit_code=step_exit_code(settings.fail_on, failed=failed, not_ok=not_ok),
-        job_summary=settings.job_summary,
-        annotations=annotations,
+        annotations=_annotations(result, slice_fits, slice_path),
+        slice=slice_text if slice_fits else "",
+        slice_path=slice_path or "",
+        step_id=result.step_id or step_id or "",
+        generated_at=generated_at or "",
+        current_generated_at=result.current_generated_at or "",
+        sibling_generated_at=result.sibling_generated_at or "",
+        spine_digest=result.spine_digest or "",
     )

@@ -3,14 +3,12 @@
 
 from __future__ import annotations
 
-import os
-
 from ...core.status import Failure, Status
 from ...core.utf8 import utf8_size
 from ...inputs import parse_inputs
 from ...markdown import plural
 from ...step.context import StepContext, link_of
-from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
+from ...step.report import OUTPUT_LIMIT, Annotation, StepReport
 from ...validation.models import parse_target
 from ...workflow_commands import json_line
 from .. import Online
@@ -30,8 +28,7 @@ def _rendered(step: StepContext) -> tuple[Online[RenderResult], str | None, str 
     ids = {"issue": target.issue_number, "plan_comment_id": target.plan_comment_id}
     if isinstance(settings, Failure):
         return Online(RenderResult.of_failure(settings, **ids)), target.repository, None
-    workspace = step.environ.get("GITHUB_WORKSPACE") or os.getcwd()
-    canonical = canonical_ports(workspace, settings.ports_dir, contained=True)
+    canonical = canonical_ports(step.workspace(), settings.ports_dir, contained=True)
     if isinstance(canonical, Failure):
         return Online(RenderResult.of_failure(canonical, **ids)), target.repository, None
     rendered = render_online(target, step.fetcher(target), canonical.names)
@@ -42,12 +39,10 @@ def _result_output(result: RenderResult) -> str:
     """SPEC 13's JSON within the output limit (SPEC 8): over it, without the lists."""
     shown = render_dict(result)
     text = json_line(shown)
-    if utf8_size(text) > OUTPUT_LIMIT:
-        for key in ("ports", "steps"):
-            shown[f"{key}_omitted"] = len(shown[key])
-            shown[key] = []
-        text = json_line(shown)
-    return text
+    if utf8_size(text) <= OUTPUT_LIMIT:
+        return text
+    omitted = {f"{key}_omitted": len(shown[key]) for key in ("ports", "steps")}
+    return json_line(shown | {"ports": [], "steps": []} | omitted)
 
 
 def _annotations(result: RenderResult, ports_dir: str | None) -> list[Annotation]:
@@ -75,39 +70,31 @@ def report(step: StepContext) -> StepReport:
     """Render a plan for the action (SPEC 13, 8)."""
     outcome, repository, ports_dir = _rendered(step)
     result = outcome.result
+    plan, sibling = link_of(outcome.plan), link_of(outcome.sibling)
     markdown = render_markdown(
         result,
         repository=repository,
-        plan=link_of(outcome.plan),
-        sibling=link_of(outcome.sibling),
+        plan=plan,
+        sibling=sibling,
         ports_dir=ports_dir,
         limit=OUTPUT_LIMIT,
     )
     findings = result.findings
-    outputs = outputs_of(
-        result.status.value,
-        result.exit_code,
-        result.message,
+    return step.report_of(
+        result,
         _result_output(result),
-        current_generated_at=result.generated_at or "",
-        sibling_generated_at=result.sibling_generated_at or "",
-        spine_digest=result.spine_digest or "",
-        error_count="" if findings is None else str(findings.errors),
-        warning_count="" if findings is None else str(findings.warnings),
-        markdown=markdown,
-    )
-    settings = step.settings
-    failed, not_ok = result.exit_code != 0, result.status is not Status.OK
-    return StepReport(
-        outputs=outputs,
         summary=markdown,
         log_line=(
             f"frame-spine render: status {result.status.value} (exit code {result.exit_code}) "
             f"for plan comment {result.plan_comment_id or '-'}: "
             f"{plural(len(result.ports), 'port token')}, {plural(len(result.steps), 'step')}"
         ),
-        exit_code=step_exit_code(settings.fail_on, failed=failed, not_ok=not_ok),
-        job_summary=settings.job_summary,
         annotations=_annotations(result, ports_dir),
         full_list="the job summary and the `result` output list them",
+        current_generated_at=result.generated_at or "",
+        sibling_generated_at=result.sibling_generated_at or "",
+        spine_digest=result.spine_digest or "",
+        error_count="" if findings is None else str(findings.errors),
+        warning_count="" if findings is None else str(findings.warnings),
+        markdown=markdown,
     )

@@ -8,7 +8,7 @@ from ...core.utf8 import utf8_size
 from ...inputs import parse_inputs
 from ...markdown import plural
 from ...step.context import StepContext, link_of
-from ...step.report import OUTPUT_LIMIT, Annotation, StepReport, outputs_of, step_exit_code
+from ...step.report import OUTPUT_LIMIT, Annotation, StepReport
 from ...validation.dispatch import Dispatch, DispatchRequest, as_outputs
 from ...validation.findings import where
 from ...validation.models import Severity, ValidationResult, parse_target
@@ -56,25 +56,12 @@ def _matrix_outputs(dispatch: Dispatch) -> tuple[dict[str, str], list[Annotation
 def report(step: StepContext) -> StepReport:
     """Validate a plan for the action (SPEC 10, 8, 14)."""
     outcome, repository = _validated(step)
-    settings = step.settings
     result = outcome.result
     shown = validation_dict(result)
     result_text = result_output(shown, "findings", "dispatch")
-    findings_omitted = "findings_omitted" in shown
     dispatch = result.dispatch or Dispatch()
     matrix, too_large = _matrix_outputs(dispatch)
     first = dispatch.steps[0] if dispatch.steps else None  # a valid plan's spine (SPEC 8)
-    outputs = outputs_of(
-        result.status,
-        result.exit_code,
-        result.message,
-        result_text,
-        current_generated_at="" if first is None else first.generated_at,
-        spine_digest="" if first is None else first.spine_digest,
-        error_count=str(result.errors),
-        warning_count=str(result.warnings),
-        **matrix,
-    )
     annotations = too_large + [
         Annotation(
             finding.severity.value,
@@ -86,31 +73,26 @@ def report(step: StepContext) -> StepReport:
     if result.message is not None:
         title = f"frame-spine validate: {result.status}"
         annotations.append(Annotation("error", title, result.message))
-    not_ok = bool(result.warnings)
-    exit_code = step_exit_code(settings.fail_on, failed=result.exit_code != 0, not_ok=not_ok)
     notices = sum(finding.severity is Severity.NOTICE for finding in result.findings)
-    rest = "the `result` output has all"
-    if findings_omitted:
-        rest = "`frame-spine validate --format json` prints all"
-    return StepReport(
-        outputs=outputs,
+    places = () if "findings_omitted" in shown else ("the `result` output",)
+    rest, full_list = step.lists("finding", places, "frame-spine validate --format json")
+    plan, sibling = link_of(outcome.plan), link_of(outcome.sibling)
+    return step.report_of(
+        result,
+        result_text,
         summary=validation_summary(
-            result,
-            repository=repository,
-            plan=link_of(outcome.plan),
-            sibling=link_of(outcome.sibling),
-            rest=rest,
+            result, repository=repository, plan=plan, sibling=sibling, rest=rest
         ),
         log_line=(
             f"frame-spine validate: status {result.status} ({plural(result.errors, 'error')}, "
             f"{plural(result.warnings, 'warning')}, {plural(notices, 'notice')})"
         ),
-        exit_code=exit_code,
-        job_summary=settings.job_summary,
+        not_ok=bool(result.warnings),
         annotations=annotations,
-        full_list=step.full_list(
-            "finding",
-            () if findings_omitted else ("the `result` output",),
-            "frame-spine validate --format json",
-        ),
+        full_list=full_list,
+        current_generated_at="" if first is None else first.generated_at,
+        spine_digest="" if first is None else first.spine_digest,
+        error_count=str(result.errors),
+        warning_count=str(result.warnings),
+        **matrix,
     )
