@@ -83,8 +83,7 @@ class AuthorCheck:
         """``login``'s permission, asked at most once per run; ``error`` past
         :data:`MAX_ASKED` requests. Never raises."""
         key = login.lower()
-        known = self._known.get(key)
-        if known is not None:
+        if (known := self._known.get(key)) is not None:
             return known
         if self._asked >= MAX_ASKED:
             where = f" on issue #{self.issue}" if self.issue is not None else ""
@@ -203,8 +202,7 @@ def untrusted_edit(
     """The newest edit of ``comment`` whose editor ``check``'s policy does not trust (SPEC 6.1,
     "Who last touched it"), ``None`` when every editor is trusted, or the failure of asking.
     Never raises."""
-    policy = check.policy
-    shown = f"{knob('trusted-authors')} is {policy.shown}"
+    shown = f"{knob('trusted-authors')} is {check.policy.shown}"
     if edits is not None and edits.total > MAX_EDITS:
         return UntrustedEdit(
             f"comment {comment.id} has {edits.total} edits, more than the {MAX_EDITS} GitHub "

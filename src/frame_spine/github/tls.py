@@ -30,6 +30,7 @@ Python release words them otherwise, those failures are retried as any connectio
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import re
@@ -150,17 +151,13 @@ def _refusal(
 def _has_certificates(cafile: str, capath: str) -> bool:
     """Whether OpenSSL's default locations hold any certificate (else certifi is used)."""
     if os.path.isfile(cafile):
-        try:
+        with contextlib.suppress(ssl.SSLError, OSError):
             if ssl.create_default_context(cafile=cafile).cert_store_stats()["x509_ca"]:
                 return True
-        except (ssl.SSLError, OSError):
-            pass
     for folder in capath.split(os.pathsep):
-        try:
+        with contextlib.suppress(OSError):
             if folder and any(_HASHED.fullmatch(name) for name in os.listdir(folder)):
                 return True
-        except OSError:
-            continue
     return False
 
 
