@@ -143,18 +143,13 @@ class _CommentPayload(StrictPayload):
     minimized: _MinimizedPayload | None = None
 
     def fetched(self) -> FetchedComment:
+        """The comment: the fields of the same name as they are, and the rest read."""
         return FetchedComment(
-            self.id,
-            self.body or "",
-            self.issue_url,
-            self.html_url,
-            self.updated_at,
-            (self.user.login or None) if self.user is not None else None,
-            self.author_association,
-            self.created_at,
-            self.node_id,
-            self.minimized is not None,
-            self.minimized.reason if self.minimized is not None else None,
+            **self.model_dump(exclude={"body", "user", "minimized"}),
+            body=self.body or "",
+            author_login=(self.user.login or None) if self.user is not None else None,
+            hidden=self.minimized is not None,
+            hidden_reason=self.minimized.reason if self.minimized is not None else None,
         )
 
 
