@@ -374,7 +374,7 @@ def test_a_deleted_account_is_refused_without_a_request(fake_github: FakeGitHub)
     comment = served(fake_github, None)
     outcome = AuthorCheck(DEFAULT_POLICY, fetcher_for(fake_github)).untrusted(comment)
     assert isinstance(outcome, Untrusted)
-    assert (outcome.login, outcome.message) == (
+    assert (outcome.keys()["author"], outcome.message) == (
         "ghost",
         f"comment 5009 was written by ghost, a deleted account (NONE), not a trusted author; "
         f"{POLICY}",

@@ -138,6 +138,5 @@ class Redactor:
 
     def __call__(self, text: str) -> str:
         for form in self._forms:
-            if form in text:
-                text = text.replace(form, REDACTED)
+            text = text.replace(form, REDACTED)
         return text

@@ -46,25 +46,11 @@ class Untrusted:
     message: str
     who: str
 
-    @property
-    def login(self) -> str:
-        """The author's login (``ghost`` for a deleted account), for the JSON ``author``."""
-        return self.comment.author_login or DELETED_LOGIN
-
     def keys(self) -> dict[str, str | None]:
-        """The result keys that name the author (SPEC 6.1): ``author``,
-        ``author_association``."""
-        return {"author": self.login, "author_association": self.comment.author_association}
-
-
-def too_many_message(issue: int | None) -> str:
-    """The message of a run (audit: an issue) that would ask one login too many (SPEC 6.1)."""
-    where = f" on issue #{issue}" if issue is not None else ""
-    return (
-        f"more than {MAX_ASKED} authors of plan-like comments{where} need a permission "
-        f"request: hide (minimize) those comments, which costs nothing, or remove `write` from "
-        f"{knob('trusted-authors')} and name planners with @login"
-    )
+        """The result keys that name the author (SPEC 6.1): ``author`` (``ghost`` for a
+        deleted account), ``author_association``."""
+        login = self.comment.author_login or DELETED_LOGIN
+        return {"author": login, "author_association": self.comment.author_association}
 
 
 class AuthorCheck:
@@ -97,11 +83,16 @@ class AuthorCheck:
         """``login``'s permission, asked at most once per run; ``error`` past
         :data:`MAX_ASKED` requests. Never raises."""
         key = login.lower()
-        known = self._known.get(key)
-        if known is not None:
+        if (known := self._known.get(key)) is not None:
             return known
         if self._asked >= MAX_ASKED:
-            return Failure(Status.ERROR, too_many_message(self.issue))
+            where = f" on issue #{self.issue}" if self.issue is not None else ""
+            return Failure(
+                Status.ERROR,
+                f"more than {MAX_ASKED} authors of plan-like comments{where} need a permission "
+                "request: hide (minimize) those comments, which costs nothing, or remove `write` "
+                f"from {knob('trusted-authors')} and name planners with @login",
+            )
         self._asked += 1
         return self._known.setdefault(key, self.fetcher.permission(login))
 
@@ -211,8 +202,7 @@ def untrusted_edit(
     """The newest edit of ``comment`` whose editor ``check``'s policy does not trust (SPEC 6.1,
     "Who last touched it"), ``None`` when every editor is trusted, or the failure of asking.
     Never raises."""
-    policy = check.policy
-    shown = f"{knob('trusted-authors')} is {policy.shown}"
+    shown = f"{knob('trusted-authors')} is {check.policy.shown}"
     if edits is not None and edits.total > MAX_EDITS:
         return UntrustedEdit(
             f"comment {comment.id} has {edits.total} edits, more than the {MAX_EDITS} GitHub "

@@ -192,10 +192,9 @@ class CommentFetcher:
     ) -> Iterator[list[FetchedComment] | Failure]:
         """A comment listing under the repository (``issues/comments``, ``issues/N/comments``),
         page by page: each page's comments, or a :class:`Failure` that ends it (SPEC 6, 11)."""
-        repository = self.repository
 
         def read(answer: Answer, redirected: bool) -> list[FetchedComment]:
-            return _read(answer, read_comment_page, repository, issue_number, redirected)
+            return _read(answer, read_comment_page, self.repository, issue_number, redirected)
 
         return self._pages(path, what, parameters or {}, read)
 

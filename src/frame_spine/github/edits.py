@@ -50,6 +50,12 @@ class _Edit(StrictPayload):
     editedAt: str | None = None  # GitHub's field names, as the answer spells them
     editor: _Editor | None = None
 
+    def edit(self) -> Edit:
+        login = self.editor.login if self.editor is not None else None
+        if login and self.editor is not None and self.editor.typename == "Bot":
+            login += "[bot]"
+        return Edit(self.editedAt or "", login)
+
 
 class _EditConnection(StrictPayload):
     totalCount: int
@@ -78,14 +84,6 @@ class _GraphQLAnswer(StrictPayload):
 _GRAPHQL = TypeAdapter(_GraphQLAnswer)
 
 
-def _edit(item: _Edit | None) -> Edit:
-    editor = item.editor if item is not None else None
-    login = editor.login if editor is not None else None
-    if login and editor is not None and editor.typename == "Bot":
-        login += "[bot]"
-    return Edit((item.editedAt if item is not None else None) or "", login)
-
-
 def read_edits(
     body: bytes | bytearray, content_type: str, ids: list[str]
 ) -> dict[str, Edits | None] | GraphQLErrors | Unusable:
@@ -112,6 +110,6 @@ def read_edits(
         found[wanted] = (
             None
             if edits is None or edits.nodes is None
-            else Edits(edits.totalCount, tuple(_edit(item) for item in edits.nodes))
+            else Edits(edits.totalCount, tuple((item or _Edit()).edit() for item in edits.nodes))
         )
     return found

@@ -16,7 +16,8 @@ import json
 import re
 from dataclasses import dataclass
 from datetime import UTC, datetime
-from typing import Any, TypeVar
+from types import NoneType
+from typing import Any, TypeVar, get_args
 from urllib.parse import urlsplit
 
 from pydantic import BaseModel, ConfigDict, TypeAdapter, ValidationError
@@ -142,18 +143,13 @@ class _CommentPayload(StrictPayload):
     minimized: _MinimizedPayload | None = None
 
     def fetched(self) -> FetchedComment:
+        """The comment: the fields of the same name as they are, and the rest read."""
         return FetchedComment(
-            self.id,
-            self.body or "",
-            self.issue_url,
-            self.html_url,
-            self.updated_at,
-            (self.user.login or None) if self.user is not None else None,
-            self.author_association,
-            self.created_at,
-            self.node_id,
-            self.minimized is not None,
-            self.minimized.reason if self.minimized is not None else None,
+            **self.model_dump(exclude={"body", "user", "minimized"}),
+            body=self.body or "",
+            author_login=(self.user.login or None) if self.user is not None else None,
+            hidden=self.minimized is not None,
+            hidden_reason=self.minimized.reason if self.minimized is not None else None,
         )
 
 
@@ -174,25 +170,24 @@ _PERMISSION = TypeAdapter(_PermissionPayload)
 _COMMENTS = TypeAdapter(list[_CommentPayload])
 _ISSUES = TypeAdapter(list[_IssuePayload])
 
-#: What each field must be, for messages.
-_EXPECTED = {
-    "id": "a whole number",
-    "body": "text or null",
-    "issue_url": "text",
-    "html_url": "text or null",
-    "updated_at": "text or null",
-    "user": "an object or null",
-    "user.login": "text or null",
-    "created_at": "text or null",
-    "node_id": "text or null",
-    "minimized": "an object or null",
-    "minimized.reason": "text or null",
-    "author_association": "text or null",
-    "permission": "text or null",
-    "role_name": "text or null",
-    "number": "a whole number",
-    "pull_request": "an object or null",
-}
+_WORDS = {int: "a whole number", str: "text"}
+
+
+def _expected(model: type[BaseModel], prefix: str = "") -> dict[str, str]:
+    """What each field of ``model`` must be, for messages: ``{"id": "a whole number",
+    "user": "an object or null", "user.login": "text or null", ...}``."""
+    expected: dict[str, str] = {}
+    for name, field in model.model_fields.items():
+        kinds = get_args(field.annotation) or (field.annotation,)
+        kind = next(kind for kind in kinds if kind is not NoneType)
+        words = _WORDS.get(kind, "an object")
+        expected[prefix + name] = words if field.is_required() else f"{words} or null"
+        if hasattr(kind, "model_fields"):
+            expected.update(_expected(kind, f"{prefix}{name}."))
+    return expected
+
+
+_EXPECTED = _expected(_CommentPayload) | _expected(_PermissionPayload) | _expected(_IssuePayload)
 
 
 #: How a message names a JSON value's type (the first that matches; else an object).

@@ -30,6 +30,7 @@ Python release words them otherwise, those failures are retried as any connectio
 
 from __future__ import annotations
 
+import contextlib
 import http.client
 import os
 import re
@@ -103,19 +104,6 @@ class TrustRefusal:
     message: str
 
 
-def _docker_hint(path: str, environ: Mapping[str, str]) -> str:
-    """In the Docker action only the workspace is shared with the container (SPEC 6)."""
-    workspace = environ.get("GITHUB_WORKSPACE", "")
-    if environ.get("GITHUB_ACTIONS") != "true" or not workspace:
-        return ""
-    if os.path.abspath(path).startswith(workspace.rstrip("/") + "/"):
-        return ""
-    return (
-        f" (in the Docker action only files under the workspace, {workspace}, are seen: "
-        "put the certificates there and name that path)"
-    )
-
-
 def _problem(path: str, folder: bool) -> str | None:
     """Why ``path`` is not a folder that can be listed (``folder``), or not a readable file
     holding at least one PEM certificate; ``None`` when it is."""
@@ -143,32 +131,33 @@ def _problem(path: str, folder: bool) -> str | None:
 def _refusal(
     variable: str, path: str, folder: bool, environ: Mapping[str, str]
 ) -> TrustRefusal | None:
-    """The refusal naming ``variable`` when ``path`` cannot be used (:func:`_problem`)."""
+    """The refusal naming ``variable`` when ``path`` cannot be used (:func:`_problem`); in
+    the Docker action only the workspace is shared with the container (SPEC 6)."""
     why = _problem(path, folder)
     if why is None:
         return None
+    workspace = environ.get("GITHUB_WORKSPACE", "")
+    outside = not os.path.abspath(path).startswith(workspace.rstrip("/") + "/")
+    if environ.get("GITHUB_ACTIONS") == "true" and workspace and outside:
+        why += (
+            f" (in the Docker action only files under the workspace, {workspace}, are seen: "
+            "put the certificates there and name that path)"
+        )
     shown = quoted(" ".join(path.split()))
-    message = (
-        f"the TLS certificates cannot be loaded: {variable} names {shown}, which {why}"
-        + _docker_hint(path, environ)
-    )
+    message = f"the TLS certificates cannot be loaded: {variable} names {shown}, which {why}"
     return TrustRefusal(variable, message)
 
 
 def _has_certificates(cafile: str, capath: str) -> bool:
     """Whether OpenSSL's default locations hold any certificate (else certifi is used)."""
     if os.path.isfile(cafile):
-        try:
+        with contextlib.suppress(ssl.SSLError, OSError):
             if ssl.create_default_context(cafile=cafile).cert_store_stats()["x509_ca"]:
                 return True
-        except (ssl.SSLError, OSError):
-            pass
     for folder in capath.split(os.pathsep):
-        try:
+        with contextlib.suppress(OSError):
             if folder and any(_HASHED.fullmatch(name) for name in os.listdir(folder)):
                 return True
-        except OSError:
-            continue
     return False
 
 

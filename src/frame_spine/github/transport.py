@@ -224,21 +224,11 @@ class Wire:
         chain.append(target)
         return target
 
-    def _environment(self, url: str) -> dict[str, Any]:
-        """requests' settings from the environment for ``url``, as ``Session.request`` merges
-        them: the proxies (``HTTPS_PROXY``, ``HTTP_PROXY``, ``ALL_PROXY``, with ``NO_PROXY``)
-        and the CA bundle. A loopback origin gets no proxy whatever the environment says
-        (SPEC 6: the proxy would get the token, and a local fake is not behind it)."""
-        settings = self._session.merge_environment_settings(url, {}, True, None, None)
-        if self.origin.loopback:
-            settings["proxies"] = {}
-        return settings
-
     def _send(self, request: Exchange, seconds: float, settings: Any) -> requests.Response:
-        """Send through the session's adapter with ``settings`` (:meth:`_environment`: the
-        arguments ``Session.send`` would add), but no redirect is even prepared
-        (``Session.send`` would parse a ``Location`` and raise on a broken one) and no cookie
-        is kept."""
+        """Send through the session's adapter with ``settings`` (from the environment, as
+        ``Session.request`` merges them: the proxies and the CA bundle), but no redirect is
+        even prepared (``Session.send`` would parse a ``Location`` and raise on a broken one)
+        and no cookie is kept."""
         headers = dict(request.headers)
         built = requests.Request(request.method, request.url, headers=headers, data=request.body)
         prepared = self._session.prepare_request(built)
@@ -265,7 +255,9 @@ class Wire:
                 return status, fields, reply.body
             if deadline.passed:
                 raise WireError(RequestFailure("timeout"))
-            settings = self._environment(url)
+            settings = self._session.merge_environment_settings(url, {}, True, None, None)
+            if self.origin.loopback:  # never a proxy (SPEC 6: it would get the token)
+                settings["proxies"] = {}
             proxy = requests.utils.select_proxy(url, settings["proxies"])
             armed = CURRENT_DEADLINE.set(deadline)
             try:
