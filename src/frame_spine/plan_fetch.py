@@ -3,7 +3,8 @@
 The network edge validate and render share: the plan by id, or discovered by the walk of
 SPEC 6.1 over issue ``N``'s plan-like comments; its sibling (the given id, else the spine's
 ``slice_comment_id``); the checks of SPEC 6.1 in their order, as findings or a status. Only
-trusted comments reach the pure :func:`~frame_spine.validation.rules.validate_scanned`.
+trusted comments reach the pure :func:`~frame_spine.validation.rules.validate_scanned`. Audit
+(SPEC 11) shares the sibling's refusal and the walk's counts.
 """
 
 from __future__ import annotations
