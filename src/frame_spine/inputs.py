@@ -64,25 +64,27 @@ def _text(value: Any) -> str:
 
 def _input_name(info: ValidationInfo) -> str:
     """A field's input name: ``plan_comment_id`` -> ``plan-comment-id``."""
-    return knob((info.field_name or "").replace("_", "-"))
+    return (info.field_name or "").replace("_", "-")
+
+
+def _malformed(name: str, text: str, why: str) -> ValueError:
+    """The error of input ``name`` given as ``text``: the input as the caller set it, the value
+    quoted, then ``why``."""
+    return ValueError(f"{knob(name)} {quoted(text)} {why}")
 
 
 def _step_id(value: Any) -> str:
     text = _text(value)
     if not _STEP_ID.fullmatch(text):
-        raise ValueError(
-            f"{knob('step-id')} {quoted(text)} is not a step id (expected s<digits>, e.g. s4)"
-        )
+        raise _malformed("step-id", text, "is not a step id (expected s<digits>, e.g. s4)")
     return text.lower()
 
 
 def _dispatched_at(value: Any) -> str:
     text = _text(value)
     if text != CURRENT and not is_timestamp(text):
-        raise ValueError(
-            f"{knob('generated-at')} {quoted(text)} is not a timestamp "
-            "(expected YYYY-MM-DDTHH:MM:SS[.fraction]Z, or 'current')"
-        )
+        expected = "expected YYYY-MM-DDTHH:MM:SS[.fraction]Z, or 'current'"
+        raise _malformed("generated-at", text, f"is not a timestamp ({expected})")
     return text
 
 
@@ -92,10 +94,7 @@ def _digest(value: Any) -> str | None:
         return None
     digest = normalise_digest(text)
     if digest is None:
-        raise ValueError(
-            f"{knob('spine-digest')} {quoted(text)} is not a digest (expected sha256:<64 hex "
-            "digits>)"
-        )
+        raise _malformed("spine-digest", text, "is not a digest (expected sha256:<64 hex digits>)")
     return digest
 
 
@@ -106,7 +105,7 @@ def _optional_id(value: Any, info: ValidationInfo) -> int | None:
 def _required_id(value: Any, info: ValidationInfo) -> int:
     number = parse_positive_id(value, _input_name(info))
     if number is None:
-        raise ValueError(f"{_input_name(info)} is empty")
+        raise ValueError(f"{knob(_input_name(info))} is empty")
     return number
 
 
@@ -125,7 +124,7 @@ def _id_or_auto(auto: str | None) -> BeforeValidator:
 def _repository(value: Any) -> str:
     text = str(value or "").strip()
     if not _REPOSITORY.fullmatch(text):
-        raise ValueError(f"{knob('repository')} {quoted(text)} is not OWNER/NAME")
+        raise _malformed("repository", text, "is not OWNER/NAME")
     return text
 
 
@@ -133,9 +132,7 @@ def _seconds(name: str, low: int, high: int) -> BeforeValidator:
     def check(value: Any) -> int:
         text = str(value).strip()
         if not _SECONDS.fullmatch(text) or not low <= int(text) <= high:
-            raise ValueError(
-                f"{knob(name)} {quoted(text)} is not a whole number of seconds in {low}..{high}"
-            )
+            raise _malformed(name, text, f"is not a whole number of seconds in {low}..{high}")
         return int(text)
 
     return BeforeValidator(check)
@@ -145,7 +142,7 @@ def _one_of(name: str, choices: tuple[str, ...], default: str) -> BeforeValidato
     def check(value: Any) -> str:
         text = str(value or default).strip()
         if text not in choices:
-            raise ValueError(f"{knob(name)} {quoted(text)} is not one of {', '.join(choices)}")
+            raise _malformed(name, text, f"is not one of {', '.join(choices)}")
         return text
 
     return BeforeValidator(check)
@@ -158,10 +155,8 @@ _UNITS = {"d": 86400, "h": 3600, "m": 60}
 def _since(value: Any, info: ValidationInfo) -> str | None:
     text = str(value or "").strip()
     if text and not is_timestamp(text) and not _DURATION.fullmatch(text):
-        raise ValueError(
-            f"{_input_name(info)} {quoted(text)} is neither a timestamp (YYYY-MM-DDTHH:MM:SSZ) "
-            "nor a duration back from now (7d, 24h, 90m)"
-        )
+        kinds = "a timestamp (YYYY-MM-DDTHH:MM:SSZ) nor a duration back from now (7d, 24h, 90m)"
+        raise _malformed(_input_name(info), text, f"is neither {kinds}")
     return text or None
 
 
@@ -178,7 +173,7 @@ def resolved_since(since: str | None, now: float) -> str | None:
 def _yaml_bool(value: Any, info: ValidationInfo) -> bool:
     text = str(value or "true")
     if text not in _TRUE + _FALSE:
-        raise ValueError(f"{_input_name(info)} {quoted(text)} is not true or false")
+        raise _malformed(_input_name(info), text, "is not true or false")
     return text in _TRUE
 
 
@@ -201,7 +196,7 @@ def _step_ids(value: Any, info: ValidationInfo) -> tuple[str, ...] | None:
             continue
         if not _STEP_ID.fullmatch(item):
             raise ValueError(
-                f"{_input_name(info)}: {quoted(item)} is not a step id (expected s<digits> "
+                f"{knob(_input_name(info))}: {quoted(item)} is not a step id (expected s<digits> "
                 "separated by commas or whitespace, e.g. s1, s2)"
             )
         steps[item.lower()] = None
@@ -216,12 +211,11 @@ def _workspace_path(value: Any, info: ValidationInfo) -> str | None:
     try:
         text.encode("utf-8")
     except UnicodeEncodeError:
-        raise ValueError(f"{name} is not a UTF-8 path") from None
+        raise ValueError(f"{knob(name)} is not a UTF-8 path") from None
     path = PurePosixPath(text)
     if path.is_absolute() or ".." in path.parts or "\\" in text or "\0" in text:
-        raise ValueError(
-            f"{name} {quoted(text)} must be a relative path inside the workspace "
-            "(no leading / and no ..)"
+        raise _malformed(
+            name, text, "must be a relative path inside the workspace (no leading / and no ..)"
         )
     return str(path)
 
@@ -229,8 +223,7 @@ def _workspace_path(value: Any, info: ValidationInfo) -> str | None:
 def _workspace_file(value: Any, info: ValidationInfo) -> str | None:
     text = str(value or "")
     if text.endswith("/"):
-        name = _input_name(info)
-        raise ValueError(f"{name} {quoted(text)} ends in /: name a file, not a directory")
+        raise _malformed(_input_name(info), text, "ends in /: name a file, not a directory")
     return _workspace_path(value, info)
 
 

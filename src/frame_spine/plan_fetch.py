@@ -3,7 +3,8 @@
 The network edge validate and render share: the plan by id, or discovered by the walk of
 SPEC 6.1 over issue ``N``'s plan-like comments; its sibling (the given id, else the spine's
 ``slice_comment_id``); the checks of SPEC 6.1 in their order, as findings or a status. Only
-trusted comments reach the pure :func:`~frame_spine.validation.rules.validate_scanned`.
+trusted comments reach the pure :func:`~frame_spine.validation.rules.validate_scanned`. Audit
+(SPEC 11) shares the sibling's refusal and the walk's counts.
 """
 
 from __future__ import annotations
@@ -68,11 +69,6 @@ class NotFetched:
         keys = self.untrusted.keys() if self.untrusted is not None else {}
         return {**keys, "editor": self.editor} if self.editor is not None else keys
 
-    @property
-    def passed_over(self) -> tuple[Untrusted, ...]:
-        """The plan-like comments the walk passed over (SPEC 6.1)."""
-        return self.walked.passed_over if self.walked is not None else ()
-
 
 @dataclass(frozen=True, slots=True)
 class FetchedPlan:
@@ -119,6 +115,17 @@ def walk_findings(walked: Walk, issue_number: int, policy_shown: str) -> list[Fi
         )
         for comment in walked.hidden
     ]
+
+
+def walk_counts(walked: Walk | None) -> dict[str, int]:
+    """The result keys counting the comments the walk passed over (SPEC 6.1, 11, 13); none
+    without a walk."""
+    if walked is None:
+        return {}
+    return {
+        "untrusted_plan_comments": len(walked.passed_over),
+        "hidden_plan_comments": len(walked.hidden),
+    }
 
 
 def _discovered(
@@ -168,11 +175,10 @@ def _plan(
     wanted = [(target.plan_comment_id, "plan")]
     if target.slices_comment_id is not None:
         wanted.append((target.slices_comment_id, "sibling"))
-    outcomes = fetcher.fetch_all(wanted)
-    plan = outcomes[0]
+    plan, *rest = fetcher.fetch_all(wanted)
     if isinstance(plan, Failure):
         return NotFetched(plan)
-    sibling = not_found_as_none(outcomes[1]) if len(outcomes) > 1 else None
+    sibling = not_found_as_none(rest[0]) if rest else None
     if isinstance(sibling, Failure):
         return NotFetched(sibling, plan)
     return plan, sibling, [], None
@@ -202,16 +208,15 @@ def fetch_plan(target: ValidateTarget, fetcher: CommentFetcher) -> FetchedPlan |
         failure = Failure(Status.PLAN_IDENTITY_MISMATCH, message)
         return NotFetched(failure, plan, untrusted=untrusted)
     plan_scan = scan_comment(plan.body)
-    if target.slices_comment_id is None:
-        pointer = plan_pointer(plan_scan)
-        if pointer is not None:
-            pointed = fetcher.fetch_if_exists(pointer, "sibling")
-            if isinstance(pointed, Failure):
-                return NotFetched(pointed, plan)
-            sibling = pointed
+    pointer = plan_pointer(plan_scan) if target.slices_comment_id is None else None
+    if pointer is not None:
+        pointed = fetcher.fetch_if_exists(pointer, "sibling")
+        if isinstance(pointed, Failure):
+            return NotFetched(pointed, plan)
+        sibling = pointed
     withheld: FetchedComment | None = None
     if sibling is not None:
-        refused = _sibling_refusal(sibling, authors)
+        refused = sibling_refusal(sibling, authors)
         if isinstance(refused, Failure):
             return NotFetched(refused, plan)
         problem = sibling.issue_problem("sibling", number)
@@ -236,9 +241,9 @@ def fetch_plan(target: ValidateTarget, fetcher: CommentFetcher) -> FetchedPlan |
     )
 
 
-def _sibling_refusal(sibling: FetchedComment, authors: AuthorCheck) -> str | Failure | None:
+def sibling_refusal(sibling: FetchedComment, authors: AuthorCheck) -> str | Failure | None:
     """Why a sibling is left out (SPEC 6.1: hidden, or its author untrusted), ``None`` when
-    it is not, or the failure of asking. Never raises."""
+    it is not, or the failure of asking, as validate, render and audit decide. Never raises."""
     if sibling.hidden_problem is not None:
         return sibling.hidden_problem
     untrusted = authors.untrusted(sibling)

@@ -23,8 +23,6 @@ def parse_positive_id(value: Any, name: str) -> int | None:
     name = knob(name)
     if value is None:
         return None
-    if isinstance(value, bool):
-        raise ValueError(f"{name} {value!r} is not a positive integer")
     if isinstance(value, int):
         number = value
     else:
@@ -36,7 +34,7 @@ def parse_positive_id(value: Any, name: str) -> int | None:
                 f"{name} {quoted(text)} is not a positive integer{_id_hint(text, name)}"
             )
         number = int(text)
-    if number <= 0:
+    if number <= 0 or isinstance(value, bool):  # True is an int, not an id
         raise ValueError(f"{name} {value!r} is not a positive integer")
     return number
 

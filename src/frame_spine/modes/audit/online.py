@@ -9,9 +9,10 @@ from typing import Any
 from ...core.blocks import scan_comment
 from ...core.plan import plan_pointer
 from ...core.status import Failure, Status
-from ...github.authors import AuthorCheck, Untrusted, UntrustedEdit, edited, untrusted_edit, walk
+from ...github.authors import AuthorCheck, UntrustedEdit, edited, untrusted_edit, walk
 from ...github.client import CommentFetcher
 from ...inputs import resolved_since
+from ...plan_fetch import sibling_refusal, walk_counts
 from .models import AuditedPlan, AuditReport, AuditState, AuditTarget
 from .rules import Chosen, Kept, Listing, audit_plan, report_of, unusable_plan
 
@@ -75,9 +76,8 @@ def _walked(listing: Listing, authors: AuthorCheck, fetcher: CommentFetcher) -> 
     for issue, plan_like in listing.plan_like().items():
         check = checks[issue] = authors.for_issue(issue)
         walked = walk(plan_like, check)
-        passed_over, hidden_over = len(walked.passed_over), len(walked.hidden)
-        passed, hidden = passed + passed_over, hidden + hidden_over
-        counts = {"untrusted_plan_comments": passed_over, "hidden_plan_comments": hidden_over}
+        counts = walk_counts(walked)
+        passed, hidden = passed + len(walked.passed_over), hidden + len(walked.hidden)
         if walked.stopped is not None and walked.at is not None:
             hid = walked.stopped.status is Status.PLAN_IDENTITY_MISMATCH
             state = AuditState.HIDDEN if hid else AuditState.UNDETERMINED
@@ -91,7 +91,7 @@ def _walked(listing: Listing, authors: AuthorCheck, fetcher: CommentFetcher) -> 
         if isinstance(found, AuditedPlan):
             rows.append(found)
             continue
-        chosen.append(Chosen(issue, *found, passed_over, hidden_over, 1 + len(walked.older)))
+        chosen.append(Chosen(issue, *found, counts, 1 + len(walked.older)))
     return rows, chosen, checks, passed, hidden
 
 
@@ -129,8 +129,7 @@ def _judge_edits(
             kept.append(plan)
             continue
         state = AuditState.UNDETERMINED if isinstance(found, Failure) else AuditState.UNTRUSTED_EDIT
-        counts = {"untrusted_plan_comments": plan.passed_over, "hidden_plan_comments": plan.hidden}
-        rows.append(unusable_plan(plan.issue, comment, state, found.message, **counts))
+        rows.append(unusable_plan(plan.issue, comment, state, found.message, **plan.walk_counts))
     return kept, rows
 
 
@@ -160,10 +159,7 @@ def _chosen(
         if found is None or isinstance(found, Failure):
             return found if isinstance(found, Failure) else (plan, None, None)
         sibling = Kept.of(found)
-    refused = sibling.comment.hidden_problem
-    if refused is None:
-        untrusted = check.untrusted(sibling.comment)
-        if isinstance(untrusted, Failure):
-            return unusable_plan(issue, plan.comment, AuditState.UNDETERMINED, untrusted.message)
-        refused = untrusted.message if isinstance(untrusted, Untrusted) else None
+    refused = sibling_refusal(sibling.comment, check)
+    if isinstance(refused, Failure):
+        return unusable_plan(issue, plan.comment, AuditState.UNDETERMINED, refused.message)
     return plan, sibling, refused

@@ -12,7 +12,7 @@ from ...core.plan import CurrentSpine, ScannedComments, current_spine, plan_poin
 from ...core.stamps import shown_stamp
 from ...core.trust import TrustPolicy, Verdict, judge
 from ...github.payloads import FetchedComment, recency
-from ...validation.models import Code, Finding, Severity, ValidationResult, finding
+from ...validation.models import Code, Severity, ValidationResult, finding
 from ...validation.rules import validate_scanned
 from .models import QUIET_STATES, AuditedPlan, AuditReport, AuditState, AuditStatus
 
@@ -131,14 +131,14 @@ class Kept:
 
 @dataclass(frozen=True, slots=True)
 class Chosen:
-    """An issue's plan as the audit classifies it, with its sibling and the walk's counts."""
+    """An issue's plan as the audit classifies it, with its sibling and the walk's counts
+    (:func:`~frame_spine.plan_fetch.walk_counts`)."""
 
     issue: int
     plan: Kept
     sibling: Kept | None = None
     sibling_refused: str | None = None
-    passed_over: int = 0
-    hidden: int = 0
+    walk_counts: dict[str, int] = field(default_factory=dict)
     count: int = 1
 
 
@@ -159,20 +159,17 @@ def classify(comments: ScannedComments, result: ValidationResult) -> AuditState:
 
 def audit_plan(chosen: Chosen) -> AuditedPlan:
     """Validate one issue's plan with its sibling (SPEC 10) and classify it (SPEC 11)."""
-    extra: list[Finding] = []
     plan = chosen.plan.comment
     plan_scan = scan_comment(chosen.plan.whole().body)
-    sibling_scan = None
     sibling = chosen.sibling.whole() if chosen.sibling is not None else None
-    if sibling is not None:
-        sibling_scan = scan_comment(sibling.body)
-        problem = sibling.issue_problem("sibling", chosen.issue)
-        if problem is not None:
-            extra.append(finding(Code.SIBLING_IDENTITY_MISMATCH, problem, comment="sibling"))
     refused = chosen.sibling_refused
-    if refused is not None:
-        extra.append(finding(Code.SIBLING_IDENTITY_MISMATCH, refused, comment="sibling"))
-        sibling_scan = None
+    problem = sibling.issue_problem("sibling", chosen.issue) if sibling is not None else None
+    extra = [
+        finding(Code.SIBLING_IDENTITY_MISMATCH, why, comment="sibling")
+        for why in (problem, refused)
+        if why is not None
+    ]
+    sibling_scan = scan_comment(sibling.body) if sibling is not None and refused is None else None
     comments = ScannedComments(plan_scan, sibling_scan)
     result = validate_scanned(
         comments, issue_number=chosen.issue, extra=extra, sibling_withheld=refused is not None
@@ -189,8 +186,7 @@ def audit_plan(chosen: Chosen) -> AuditedPlan:
         duplicate_plans=chosen.count > 1,
         errors=result.errors,
         warnings=result.warnings,
-        untrusted_plan_comments=chosen.passed_over,
-        hidden_plan_comments=chosen.hidden,
+        **chosen.walk_counts,
     )
 
 

@@ -7,7 +7,7 @@ from ...core.blocks import scan_comment
 from ...core.identity import pointer_problem
 from ...core.plan import CurrentSpine, ScannedComments, current_spine
 from ...core.status import Failure, Status
-from ...github.authors import AuthorCheck, Untrusted, untrusted_edits
+from ...github.authors import AuthorCheck, untrusted_edits
 from ...github.client import CommentFetcher
 from ...github.payloads import FetchedComment
 from ...inputs import AUTO
@@ -16,11 +16,15 @@ from .models import LookupRequest, LookupResult, OnlineTarget
 from .rules import identity_problem, lookup_scanned
 
 
+def _plan_mismatch(message: str, **known: str | None) -> LookupResult:
+    """A ``plan-identity-mismatch`` result (``known``: who is not trusted, SPEC 6.1)."""
+    return LookupResult(status=Status.PLAN_IDENTITY_MISMATCH, message=message, **known)
+
+
 def _sibling_mismatch(
-    message: str, spine: CurrentSpine | Failure, untrusted: Untrusted | None = None
+    message: str, spine: CurrentSpine | Failure, **known: str | None
 ) -> LookupResult:
     """A ``sibling-identity-mismatch`` result, with the plan's spine values when known."""
-    known: dict[str, str | None] = {} if untrusted is None else untrusted.keys()
     if isinstance(spine, CurrentSpine):
         known |= {"spine_digest": spine.digest, "current_generated_at": spine.spine.generated_at}
     return LookupResult(status=Status.SIBLING_IDENTITY_MISMATCH, message=message, **known)
@@ -35,34 +39,29 @@ def lookup_online(
     wanted = [(target.plan_comment_id, "plan")]
     if explicit is not None:
         wanted.append((explicit, "sibling"))
-    outcomes = fetcher.fetch_all(wanted)
-    plan = outcomes[0]
+    plan, *rest = fetcher.fetch_all(wanted)
     if isinstance(plan, Failure):
         return Online(LookupResult.of_failure(plan))
-    sibling: FetchedComment | Failure | None = outcomes[1] if explicit is not None else None
+    sibling: FetchedComment | Failure | None = rest[0] if rest else None
     if isinstance(sibling, Failure):
         return Online(LookupResult.of_failure(sibling), plan)
     problem = plan.issue_problem("plan", request.issue_number) or plan.hidden_problem
     if problem is not None:
-        return Online(LookupResult(status=Status.PLAN_IDENTITY_MISMATCH, message=problem), plan)
+        return Online(_plan_mismatch(problem), plan)
     authors = AuthorCheck(target.trusted_authors, fetcher)
     untrusted = authors.untrusted(plan)
     if isinstance(untrusted, Failure):
         return Online(LookupResult.of_failure(untrusted), plan)
     if untrusted is not None:
-        refused = LookupResult(
-            status=Status.PLAN_IDENTITY_MISMATCH, message=untrusted.message, **untrusted.keys()
-        )
-        return Online(refused, plan, sibling)
+        return Online(_plan_mismatch(untrusted.message, **untrusted.keys()), plan, sibling)
 
     plan_scan = scan_comment(plan.body)
     spine = current_spine(ScannedComments(plan_scan))
     pointer = spine.spine.slice_comment_id if isinstance(spine, CurrentSpine) else None
     if target.slices_comment_id == AUTO and pointer is not None:
-        fetched = fetcher.fetch(int(pointer), "sibling")
-        if isinstance(fetched, Failure):
-            return Online(LookupResult.of_failure(fetched), plan)
-        sibling = fetched
+        sibling = fetcher.fetch(int(pointer), "sibling")
+        if isinstance(sibling, Failure):
+            return Online(LookupResult.of_failure(sibling), plan)
 
     stopped = _sibling_problem(request, authors, sibling, spine, explicit)
     if stopped is not None:
@@ -91,7 +90,7 @@ def _sibling_problem(
         if isinstance(untrusted, Failure):
             return LookupResult.of_failure(untrusted)
         if untrusted is not None:
-            return _sibling_mismatch(untrusted.message, spine, untrusted)
+            return _sibling_mismatch(untrusted.message, spine, **untrusted.keys())
     pointer = spine.spine.slice_comment_id if isinstance(spine, CurrentSpine) else None
     problem = pointer_problem(given, pointer)
     return None if problem is None else _sibling_mismatch(problem, spine)
@@ -109,10 +108,8 @@ def _edits_problem(
         return LookupResult.of_failure(edits)
     if plan.id in edits:
         found = edits[plan.id]
-        return LookupResult(
-            status=Status.PLAN_IDENTITY_MISMATCH, message=found.message, editor=found.editor
-        )
+        return _plan_mismatch(found.message, editor=found.editor)
     if sibling is not None and sibling.id in edits:
         found = edits[sibling.id]
-        return _sibling_mismatch(found.message, spine).model_copy(update={"editor": found.editor})
+        return _sibling_mismatch(found.message, spine, editor=found.editor)
     return None

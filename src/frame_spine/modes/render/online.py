@@ -3,23 +3,12 @@ the pure :func:`.rules.render_scanned`."""
 
 from __future__ import annotations
 
-from ...github.authors import Walk
 from ...github.client import CommentFetcher
-from ...plan_fetch import NotFetched, fetch_plan, validate_fetched
+from ...plan_fetch import NotFetched, fetch_plan, validate_fetched, walk_counts
 from ...validation.models import ValidateTarget
 from .. import Online
 from .models import RenderResult
 from .rules import render_scanned
-
-
-def _walk_counts(walked: Walk | None) -> dict[str, int | None]:
-    """The counts of the comments discovery passed over (SPEC 6.1)."""
-    if walked is None:
-        return {}
-    return {
-        "untrusted_plan_comments": len(walked.passed_over),
-        "hidden_plan_comments": len(walked.hidden),
-    }
 
 
 def render_online(
@@ -31,7 +20,7 @@ def render_online(
         failed = RenderResult.of_failure(
             fetched.failure, issue=target.issue_number, plan_comment_id=target.plan_comment_id
         )
-        failed = failed.model_copy(update={**_walk_counts(fetched.walked), **fetched.keys()})
+        failed = failed.model_copy(update={**walk_counts(fetched.walked), **fetched.keys()})
         return Online(failed, fetched.plan)
     result = render_scanned(
         fetched.comments,
@@ -40,5 +29,5 @@ def render_online(
         plan_comment_id=fetched.plan.id,
         canonical=canonical,
     )
-    result = result.model_copy(update=_walk_counts(fetched.walked))
+    result = result.model_copy(update=walk_counts(fetched.walked))
     return Online(result, fetched.plan, fetched.sibling or fetched.withheld)
