@@ -194,31 +194,38 @@ def fetch_plan(target: ValidateTarget, fetcher: CommentFetcher) -> FetchedPlan |
     if isinstance(found, NotFetched):
         return found
     plan, sibling, extra, walked = found
+
+    def stop(
+        failure: Failure, untrusted: Untrusted | None = None, editor: str | None = None
+    ) -> NotFetched:
+        """A failure past the walk, which still counts what it passed over (SPEC 6.1)."""
+        return NotFetched(failure, plan, walked=walked, untrusted=untrusted, editor=editor)
+
     number = target.issue_number if target.issue_number is not None else plan.issue_number
     problem = plan.issue_problem("plan", target.issue_number)
     if problem is not None:
         extra.append(finding(Code.PLAN_IDENTITY_MISMATCH, problem, comment="plan"))
     if plan.hidden_problem is not None:
-        return NotFetched(Failure(Status.PLAN_IDENTITY_MISMATCH, plan.hidden_problem), plan)
+        return stop(Failure(Status.PLAN_IDENTITY_MISMATCH, plan.hidden_problem))
     untrusted = authors.untrusted(plan)
     if isinstance(untrusted, Failure):
-        return NotFetched(untrusted, plan)
+        return stop(untrusted)
     if untrusted is not None:
         message = untrusted.message if problem is None else f"{problem}; {untrusted.message}"
         failure = Failure(Status.PLAN_IDENTITY_MISMATCH, message)
-        return NotFetched(failure, plan, untrusted=untrusted)
+        return stop(failure, untrusted=untrusted)
     plan_scan = scan_comment(plan.body)
     pointer = plan_pointer(plan_scan) if target.slices_comment_id is None else None
     if pointer is not None:
         pointed = fetcher.fetch_if_exists(pointer, "sibling")
         if isinstance(pointed, Failure):
-            return NotFetched(pointed, plan)
+            return stop(pointed)
         sibling = pointed
     withheld: FetchedComment | None = None
     if sibling is not None:
         refused = sibling_refusal(sibling, authors)
         if isinstance(refused, Failure):
-            return NotFetched(refused, plan)
+            return stop(refused)
         problem = sibling.issue_problem("sibling", number)
         for why in (problem, refused):
             if why is not None:
@@ -227,10 +234,10 @@ def fetch_plan(target: ValidateTarget, fetcher: CommentFetcher) -> FetchedPlan |
             withheld, sibling = sibling, None
     edits = untrusted_edits(authors, (plan, sibling))
     if isinstance(edits, Failure):
-        return NotFetched(edits, plan)
+        return stop(edits)
     if plan.id in edits:
         failure = Failure(Status.PLAN_IDENTITY_MISMATCH, edits[plan.id].message)
-        return NotFetched(failure, plan, walked=walked, editor=edits[plan.id].editor)
+        return stop(failure, editor=edits[plan.id].editor)
     if sibling is not None and sibling.id in edits:
         message = edits[sibling.id].message
         extra.append(finding(Code.SIBLING_IDENTITY_MISMATCH, message, comment="sibling"))

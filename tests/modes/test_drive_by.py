@@ -130,6 +130,45 @@ def test_audit_marks_that_issue_undetermined_and_goes_on(fake_github: FakeGitHub
     assert len(permission_gets(fake_github)) == 20
 
 
+def serve_sibling_that_cannot_be_judged(fake: FakeGitHub) -> None:
+    """Issue 901's trusted plan under two newer drive-by plan-like comments, and a sibling whose
+    author needs a permission request that fails (rate limited past max-wait)."""
+    fake.add_comment(PLAN_901_ID, PLAN_901, 901, updated_at="2026-08-01T09:00:00Z")
+    helper = User("plan-helper", "CONTRIBUTOR", id=990300)
+    fake.add_comment(SIBLING_901_ID, SIBLING_901, 901, author=helper)
+    fake.set_permission("plan-helper", rate_limited_403(3600, fake.clock.time))
+    drive_bys(fake, 2, accounts=2, newer=True)
+
+
+RATE_LIMITED = f"the permission of plan-helper on {REPO}: rate limited by the GitHub API until "
+
+
+def test_an_audit_row_of_a_plan_it_cannot_use_counts_the_comments_passed_over(
+    fake_github: FakeGitHub,
+) -> None:
+    serve_sibling_that_cannot_be_judged(fake_github)
+    report, code = json_cli("audit", fake_github, "--state", "all")
+    assert (report["status"], code) == ("findings", 1)
+    row = report["plans"][0]
+    assert (row["state"], row["untrusted_plan_comments"], row["hidden_plan_comments"]) == (
+        "undetermined",
+        2,
+        0,
+    )
+    assert row["message"].startswith(RATE_LIMITED)
+    assert report["untrusted_plan_comments"] == 2
+
+
+def test_a_render_that_fails_past_the_walk_counts_the_comments_passed_over(
+    fake_github: FakeGitHub,
+) -> None:
+    serve_sibling_that_cannot_be_judged(fake_github)
+    rendered, code = json_cli("render", fake_github, "--issue-number", "901")
+    assert (rendered["status"], code) == ("gh-rate-limited", 1)
+    assert rendered["message"].startswith(RATE_LIMITED)
+    assert (rendered["untrusted_plan_comments"], rendered["hidden_plan_comments"]) == (2, 0)
+
+
 def test_a_rate_limited_request_for_a_newer_comment_ends_the_run(fake_github: FakeGitHub) -> None:
     serve_plan(fake_github)
     drive_bys(fake_github, 1, accounts=1, newer=True)

@@ -89,7 +89,7 @@ def _walked(listing: Listing, authors: AuthorCheck, fetcher: CommentFetcher) -> 
         if isinstance(found, Failure):
             return found
         if isinstance(found, AuditedPlan):
-            rows.append(found)
+            rows.append(found.model_copy(update=counts))
             continue
         chosen.append(Chosen(issue, *found, counts, 1 + len(walked.older)))
     return rows, chosen, checks, passed, hidden
