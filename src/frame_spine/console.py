@@ -283,21 +283,21 @@ def online_flags(*, auto: bool) -> dict[str, str]:
         "--plan-comment-id ID": "plan comment id (on GitHub)",
         f"--slices-comment-id ID{'|auto' if auto else ''}": "sibling comment id (on GitHub"
         + ("), or auto to follow the spine" if auto else "; default: the spine's pointer)"),
-        **api_flags(online=True),
+        **api_flags(has_local_forms=True),
     }
 
 
-def api_flags(*, online: bool) -> dict[str, str]:
+def api_flags(*, has_local_forms: bool) -> dict[str, str]:
     """``--api-url``, ``--timeout``, ``--max-wait``, ``--trusted-authors`` and ``--verbose``
-    (SPEC 6.1, 8, 9); ``online``: their help says "online" (the command has local forms too)."""
-    also = " (online)" if online else ""
+    (SPEC 6.1, 8, 9); with ``has_local_forms`` their help says they are for the online form."""
+    also, default = (" (online)", "online; ") if has_local_forms else ("", "")
     return {
         "--api-url URL": "GitHub REST API URL" + also,
         "--timeout SECONDS": "seconds per request, 1 to 600" + also,
         "--max-wait SECONDS": "seconds of rate-limit waiting in all, 0 to 3600" + also,
         "--trusted-authors LIST": "whose comments are plans and siblings: author associations "
         "(OWNER, MEMBER, COLLABORATOR, ...), @login, write (write permission, one request per "
-        f"author), or any alone, separated by commas or spaces ({'online; ' if online else ''}"
+        f"author), or any alone, separated by commas or spaces ({default}"
         "default OWNER,MEMBER,COLLABORATOR,write)",
         "--verbose": "log each request on stderr: method, path, status, milliseconds, rate "
         "limit remaining, request id" + also,

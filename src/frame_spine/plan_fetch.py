@@ -198,7 +198,7 @@ def fetch_plan(target: ValidateTarget, fetcher: CommentFetcher) -> FetchedPlan |
     def stop(
         failure: Failure, untrusted: Untrusted | None = None, editor: str | None = None
     ) -> NotFetched:
-        """A failure past the walk, which still counts what it passed over (SPEC 6.1)."""
+        """A failure past the plan's fetch or discovery (with the walk, when one ran: SPEC 6.1)."""
         return NotFetched(failure, plan, walked=walked, untrusted=untrusted, editor=editor)
 
     number = target.issue_number if target.issue_number is not None else plan.issue_number

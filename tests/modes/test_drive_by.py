@@ -143,18 +143,16 @@ def serve_sibling_that_cannot_be_judged(fake: FakeGitHub) -> None:
 RATE_LIMITED = f"the permission of plan-helper on {REPO}: rate limited by the GitHub API until "
 
 
-def test_an_audit_row_of_a_plan_it_cannot_use_counts_the_comments_passed_over(
+def test_an_audit_row_of_a_plan_it_cannot_use_counts_what_the_walk_met(
     fake_github: FakeGitHub,
 ) -> None:
     serve_sibling_that_cannot_be_judged(fake_github)
+    fake_github.add_comment(7000000800, PLAN_901, 901, updated_at="2026-07-01T00:00:00Z")  # older
     report, code = json_cli("audit", fake_github, "--state", "all")
     assert (report["status"], code) == ("findings", 1)
     row = report["plans"][0]
-    assert (row["state"], row["untrusted_plan_comments"], row["hidden_plan_comments"]) == (
-        "undetermined",
-        2,
-        0,
-    )
+    counts = (row["untrusted_plan_comments"], row["hidden_plan_comments"], row["duplicate_plans"])
+    assert (row["state"], counts) == ("undetermined", (2, 0, True))
     assert row["message"].startswith(RATE_LIMITED)
     assert report["untrusted_plan_comments"] == 2
 

@@ -319,8 +319,9 @@ def test_discovery_stops_at_a_plan_with_an_untrusted_edit(fake_github: FakeGitHu
         )
     report, code = json_cli("audit", fake_github, "--state", "all")
     assert [
-        (p["issue"], p["state"], p["plan_comment_id"], p["message"]) for p in report["plans"]
-    ] == [(901, "untrusted-edit", PLAN_901_ID, message)]
+        (p["issue"], p["state"], p["plan_comment_id"], p["message"], p["duplicate_plans"])
+        for p in report["plans"]
+    ] == [(901, "untrusted-edit", PLAN_901_ID, message, True)]  # the older plan counts too
     assert (report["counts"]["untrusted-edit"], code) == (1, 1)
 
 

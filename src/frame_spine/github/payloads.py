@@ -143,10 +143,16 @@ class _CommentPayload(StrictPayload):
     minimized: _MinimizedPayload | None = None
 
     def fetched(self) -> FetchedComment:
-        """The comment: the fields of the same name as they are, and the rest read."""
+        """The comment as the rest of the program reads it."""
         return FetchedComment(
-            **self.model_dump(exclude={"body", "user", "minimized"}),
+            id=self.id,
             body=self.body or "",
+            issue_url=self.issue_url,
+            html_url=self.html_url,
+            updated_at=self.updated_at,
+            author_association=self.author_association,
+            created_at=self.created_at,
+            node_id=self.node_id,
             author_login=(self.user.login or None) if self.user is not None else None,
             hidden=self.minimized is not None,
             hidden_reason=self.minimized.reason if self.minimized is not None else None,

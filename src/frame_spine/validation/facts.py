@@ -44,7 +44,7 @@ class PlanFacts:
         """The comment holding the one spine (``"plan"`` or ``"sibling"``)."""
         return self.spines[0][0] if self.spines else "plan"
 
-    def in_spine(self, code: Code, message: str, line: int | None, **where: str) -> Finding:
+    def at_spine(self, code: Code, message: str, line: int | None, **where: str) -> Finding:
         """A finding of ``code`` at ``line`` of the spine's comment (``where``: step, port)."""
         return finding(code, message, comment=self.spine_comment, line=line, **where)
 

@@ -46,7 +46,7 @@ def port_order_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
                 f"ports are not in canonical (sorted) order: {route.name} comes after "
                 f"{previous.name} (expected: {expected})"
             )
-            return [facts.in_spine(Code.NON_CANONICAL_ORDER, message, route.line, port=route.name)]
+            return [facts.at_spine(Code.NON_CANONICAL_ORDER, message, route.line, port=route.name)]
     return []
 
 
@@ -56,7 +56,7 @@ def coverage_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     if coverage is None or coverage == "complete" or exploratory_reason(coverage) is not None:
         return []
     message = f"spine coverage {coverage!r} is neither 'complete' nor 'exploratory - <reason>'"
-    return [facts.in_spine(Code.INVALID_COVERAGE, message, spine.coverage_line)]
+    return [facts.at_spine(Code.INVALID_COVERAGE, message, spine.coverage_line)]
 
 
 def _step_lines(spine: Spine) -> dict[str, int]:
@@ -81,7 +81,7 @@ def unresolved_step_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
         ports = routing.get(step)
         routed = f"ports routing to it: {', '.join(ports)}" if ports else "no port routes to it"
         message = f"step {step} is in the spine but no frame-slice block carries it ({routed})"
-        found.append(facts.in_spine(Code.UNRESOLVED_STEP, message, step_lines[step], step=step))
+        found.append(facts.at_spine(Code.UNRESOLVED_STEP, message, step_lines[step], step=step))
     return found
 
 
@@ -108,7 +108,7 @@ def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
         step = entry.step
         if step not in routed:
             message = f"no port routes to step {step}"
-            found.append(facts.in_spine(Code.UNROUTED_STEP, message, entry.line, step=step))
+            found.append(facts.at_spine(Code.UNROUTED_STEP, message, entry.line, step=step))
         if entry.terminal is False and step in terminal:
             message = f"a port token marks {step} #terminal, but the spine says terminal: false"
         elif entry.terminal is True and step not in terminal:
@@ -118,14 +118,14 @@ def routing_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
         else:
             continue
         line = entry.property_lines.get("terminal", entry.line)
-        found.append(facts.in_spine(Code.TERMINAL_MISMATCH, message, line, step=step))
+        found.append(facts.at_spine(Code.TERMINAL_MISMATCH, message, line, step=step))
     return found
 
 
 def lane_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     """``lane-order-conflict`` at the port's line, for the step it lists second."""
     return [
-        facts.in_spine(
+        facts.at_spine(
             Code.LANE_ORDER_CONFLICT,
             f"port {conflict.port} lists {conflict.earlier} before {conflict.later}, but "
             f"{conflict.later} already comes before {conflict.earlier} (by depends_on, or by "
@@ -200,7 +200,7 @@ def dependency_rule(facts: PlanFacts, spine: Spine) -> list[Finding]:
     found = []
 
     def add(code: Code, step: str, message: str) -> None:
-        found.append(facts.in_spine(code, message, lines[step], step=step))
+        found.append(facts.at_spine(code, message, lines[step], step=step))
 
     for entry in spine.slices:
         for dependency in entry.depends_on:

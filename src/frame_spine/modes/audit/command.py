@@ -34,7 +34,7 @@ FLAGS: console.Flags = {
         "--state open|closed|all": "audit the plans on open or closed issues, or on all (then no "
         "issue is listed)",
         "--since TS|8d": "only comments updated since a timestamp, or that long ago (8d, 24h, 90m)",
-        **console.api_flags(online=False),
+        **console.api_flags(has_local_forms=False),
     }
 }
 

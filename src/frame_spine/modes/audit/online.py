@@ -89,7 +89,8 @@ def _walked(listing: Listing, authors: AuthorCheck, fetcher: CommentFetcher) -> 
         if isinstance(found, Failure):
             return found
         if isinstance(found, AuditedPlan):
-            rows.append(found.model_copy(update=counts))
+            duplicates = {"duplicate_plans": bool(walked.older)}
+            rows.append(found.model_copy(update={**counts, **duplicates}))
             continue
         chosen.append(Chosen(issue, *found, counts, 1 + len(walked.older)))
     return rows, chosen, checks, passed, hidden
@@ -129,7 +130,8 @@ def _judge_edits(
             kept.append(plan)
             continue
         state = AuditState.UNDETERMINED if isinstance(found, Failure) else AuditState.UNTRUSTED_EDIT
-        rows.append(unusable_plan(plan.issue, comment, state, found.message, **plan.walk_counts))
+        row = unusable_plan(plan.issue, comment, state, found.message, **plan.walk_counts)
+        rows.append(row.model_copy(update={"duplicate_plans": plan.count > 1}))
     return kept, rows
 
 

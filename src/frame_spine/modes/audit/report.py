@@ -33,7 +33,7 @@ def report(step: StepContext) -> StepReport:
     result_text = result_output(shown, "plans")
     counts: dict[str, str] = {}
     if audit.counts or audit.message is None:
-        counts = {f"count_{state}": str(audit.counts.get(state.value, 0)) for state in AuditState}
+        counts = {f"count-{state}": str(audit.counts.get(state.value, 0)) for state in AuditState}
     annotations = [
         Annotation(
             "warning",
