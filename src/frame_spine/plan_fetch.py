@@ -4,7 +4,7 @@ The network edge validate and render share: the plan by id, or discovered by the
 SPEC 6.1 over issue ``N``'s plan-like comments; its sibling (the given id, else the spine's
 ``slice_comment_id``); the checks of SPEC 6.1 in their order, as findings or a status. Only
 trusted comments reach the pure :func:`~frame_spine.validation.rules.validate_scanned`. Audit
-(SPEC 11) shares the sibling's refusal and the walk's counts.
+(SPEC 11) shares the sibling's refusal.
 """
 
 from __future__ import annotations
@@ -115,17 +115,6 @@ def walk_findings(walked: Walk, issue_number: int, policy_shown: str) -> list[Fi
         )
         for comment in walked.hidden
     ]
-
-
-def walk_counts(walked: Walk | None) -> dict[str, int]:
-    """The result keys counting the comments the walk passed over (SPEC 6.1, 11, 13); none
-    without a walk."""
-    if walked is None:
-        return {}
-    return {
-        "untrusted_plan_comments": len(walked.passed_over),
-        "hidden_plan_comments": len(walked.hidden),
-    }
 
 
 def _discovered(

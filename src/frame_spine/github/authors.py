@@ -157,6 +157,13 @@ class Walk:
     stopped: Failure | None = None
     at: FetchedComment | None = None
 
+    def counts(self) -> dict[str, int]:
+        """The result keys counting the comments passed over (SPEC 6.1, 11, 13)."""
+        return {
+            "untrusted_plan_comments": len(self.passed_over),
+            "hidden_plan_comments": len(self.hidden),
+        }
+
 
 def walk(plan_like: list[FetchedComment], check: AuthorCheck) -> Walk:
     """Walk ``plan_like`` (newest first) until a trusted plan (SPEC 6.1 "What a drive-by can

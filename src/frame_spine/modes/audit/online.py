@@ -9,10 +9,10 @@ from typing import Any
 from ...core.blocks import scan_comment
 from ...core.plan import plan_pointer
 from ...core.status import Failure, Status
-from ...github.authors import AuthorCheck, UntrustedEdit, edited, untrusted_edit, walk
+from ...github.authors import AuthorCheck, UntrustedEdit, Walk, edited, untrusted_edit, walk
 from ...github.client import CommentFetcher
 from ...inputs import resolved_since
-from ...plan_fetch import sibling_refusal, walk_counts
+from ...plan_fetch import sibling_refusal
 from .models import AuditedPlan, AuditReport, AuditState, AuditTarget
 from .rules import Chosen, Kept, Listing, audit_plan, report_of, unusable_plan
 
@@ -76,23 +76,21 @@ def _walked(listing: Listing, authors: AuthorCheck, fetcher: CommentFetcher) -> 
     for issue, plan_like in listing.plan_like().items():
         check = checks[issue] = authors.for_issue(issue)
         walked = walk(plan_like, check)
-        counts = walk_counts(walked)
         passed, hidden = passed + len(walked.passed_over), hidden + len(walked.hidden)
         if walked.stopped is not None and walked.at is not None:
             hid = walked.stopped.status is Status.PLAN_IDENTITY_MISMATCH
             state = AuditState.HIDDEN if hid else AuditState.UNDETERMINED
-            rows.append(unusable_plan(issue, walked.at, state, walked.stopped.message, **counts))
+            rows.append(unusable_plan(issue, walked.at, state, walked.stopped.message, walked))
             continue
         if walked.plan is None:
             continue
-        found = _chosen(issue, walked.plan.id, listing, fetcher, check)
+        found = _chosen(issue, walked, listing, fetcher, check)
         if isinstance(found, Failure):
             return found
         if isinstance(found, AuditedPlan):
-            duplicates = {"duplicate_plans": bool(walked.older)}
-            rows.append(found.model_copy(update={**counts, **duplicates}))
+            rows.append(found)
             continue
-        chosen.append(Chosen(issue, *found, counts, 1 + len(walked.older)))
+        chosen.append(Chosen(issue, *found, walked))
     return rows, chosen, checks, passed, hidden
 
 
@@ -130,8 +128,7 @@ def _judge_edits(
             kept.append(plan)
             continue
         state = AuditState.UNDETERMINED if isinstance(found, Failure) else AuditState.UNTRUSTED_EDIT
-        row = unusable_plan(plan.issue, comment, state, found.message, **plan.walk_counts)
-        rows.append(row.model_copy(update={"duplicate_plans": plan.count > 1}))
+        rows.append(unusable_plan(plan.issue, comment, state, found.message, plan.walked))
     return kept, rows
 
 
@@ -139,10 +136,12 @@ _Found = tuple[Kept, Kept | None, str | None]
 
 
 def _chosen(
-    issue: int, plan_id: int, listing: Listing, fetcher: CommentFetcher, check: AuthorCheck
+    issue: int, walked: Walk, listing: Listing, fetcher: CommentFetcher, check: AuthorCheck
 ) -> _Found | AuditedPlan | Failure:
-    """The chosen plan and its sibling (kept, else fetched by id) with why the sibling is left
-    out; an ``undetermined`` row; or a fetch's failure."""
+    """The plan the walk chose and its sibling (kept, else fetched by id) with why the sibling
+    is left out; an ``undetermined`` row; or a fetch's failure."""
+    assert walked.plan is not None
+    plan_id = walked.plan.id
     taken = listing.take(plan_id)
     if taken is not None:
         plan, pointer = taken
@@ -163,5 +162,5 @@ def _chosen(
         sibling = Kept.of(found)
     refused = sibling_refusal(sibling.comment, check)
     if isinstance(refused, Failure):
-        return unusable_plan(issue, plan.comment, AuditState.UNDETERMINED, refused.message)
+        return unusable_plan(issue, plan.comment, AuditState.UNDETERMINED, refused.message, walked)
     return plan, sibling, refused

@@ -6,6 +6,7 @@ from __future__ import annotations
 import sys
 from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from ...core.blocks import scan_comment
 from ...core.plan import CurrentSpine, ScannedComments, current_spine, plan_pointer
@@ -15,6 +16,9 @@ from ...github.payloads import FetchedComment, recency
 from ...validation.models import Code, Severity, ValidationResult, finding
 from ...validation.rules import validate_scanned
 from .models import QUIET_STATES, AuditedPlan, AuditReport, AuditState, AuditStatus
+
+if TYPE_CHECKING:
+    from ...github.authors import Walk
 
 _SIBLING_CODES = {
     Code.SIBLING_MISSING: AuditState.SIBLING_MISSING,
@@ -131,15 +135,13 @@ class Kept:
 
 @dataclass(frozen=True, slots=True)
 class Chosen:
-    """An issue's plan as the audit classifies it, with its sibling and the walk's counts
-    (:func:`~frame_spine.plan_fetch.walk_counts`)."""
+    """An issue's plan as the audit classifies it, with its sibling and the walk that chose it."""
 
     issue: int
     plan: Kept
-    sibling: Kept | None = None
-    sibling_refused: str | None = None
-    walk_counts: dict[str, int] = field(default_factory=dict)
-    count: int = 1
+    sibling: Kept | None
+    sibling_refused: str | None
+    walked: Walk
 
 
 def classify(comments: ScannedComments, result: ValidationResult) -> AuditState:
@@ -183,24 +185,26 @@ def audit_plan(chosen: Chosen) -> AuditedPlan:
         state=classify(comments, result),
         generated_at=found.spine.generated_at if isinstance(found, CurrentSpine) else None,
         sibling_generated_at=shown_stamp(sibling_scan),
-        duplicate_plans=chosen.count > 1,
+        duplicate_plans=bool(chosen.walked.older),
         errors=result.errors,
         warnings=result.warnings,
-        **chosen.walk_counts,
+        **chosen.walked.counts(),
     )
 
 
 def unusable_plan(
-    issue: int, comment: FetchedComment, state: AuditState, message: str, **counts: int
+    issue: int, comment: FetchedComment, state: AuditState, message: str, walked: Walk
 ) -> AuditedPlan:
-    """The row of an issue whose newest trusted plan cannot be used (SPEC 11)."""
+    """The row of an issue whose newest trusted plan cannot be used (SPEC 11), with what the
+    walk met."""
     return AuditedPlan(
         issue=issue,
         plan_comment_id=comment.id,
         plan_url=comment.html_url,
         state=state,
         message=message,
-        **counts,
+        duplicate_plans=bool(walked.older),
+        **walked.counts(),
     )
 
 
