@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .core.shown import knob, quoted
+from .core.shown import knob, listed, quoted
 from .github.urls import USERINFO, Origin, hidden_parts
 
 _DIGITS = re.compile(r"[0-9]{1,20}", re.ASCII)  # ids are 64-bit on GitHub
@@ -70,9 +70,8 @@ def check_api_url(value: Any) -> str:
     if hidden:
         advice = ", and the token as the token" if USERINFO in hidden else ""
         it = "it" if len(hidden) == 1 else "them"
-        listed = hidden[0] if len(hidden) == 1 else f"{', '.join(hidden[:-1])} and {hidden[-1]}"
         raise ValueError(
-            f"{knob('api-url')} carries {listed} (the value is not shown): give the "
+            f"{knob('api-url')} carries {listed(hidden)} (the value is not shown): give the "
             f"API URL without {it}{advice}"
         )
     if not _API_URL.fullmatch(text):

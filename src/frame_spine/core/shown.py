@@ -5,7 +5,7 @@ a setting (SPEC 9). Pure, but for two hooks the entry points set: the run's toke
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterator, Mapping
+from collections.abc import Callable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
 
 #: The longest value a message shows, in characters.
@@ -65,3 +65,8 @@ def name_as(name: str, shown: str) -> None:
 def knob(name: str) -> str:
     """The setting ``name`` (an action input) as the caller set it (``--state``)."""
     return _knobs.get(name, name)
+
+
+def listed(items: Sequence[str]) -> str:
+    """How a message lists items: ``a``, ``a and b``, ``a, b and c``."""
+    return items[0] if len(items) == 1 else f"{', '.join(items[:-1])} and {items[-1]}"

@@ -9,7 +9,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Literal
 
-from ..core.shown import cut, knob
+from ..core.shown import cut, knob, listed
 from ..core.status import Failure, Status
 from ..core.timestamps import parse_instant
 from ..core.trust import (
@@ -128,10 +128,9 @@ def passed_over_words(passed: list[Untrusted] | tuple[Untrusted, ...], policy: T
     named = [f"comment {item.comment.id} by {item.who}" for item in passed[:NAMED_LIMIT]]
     if len(passed) > NAMED_LIMIT:
         named.append(f"{len(passed) - NAMED_LIMIT} more")
-    listed = named[0] if len(named) == 1 else ", ".join(named[:-1]) + " and " + named[-1]
     verb = "was" if len(passed) == 1 else "were"
     return (
-        f"{listed} {verb} passed over: not "
+        f"{listed(named)} {verb} passed over: not "
         f"{'a trusted author' if len(passed) == 1 else 'trusted authors'} "
         f"({knob('trusted-authors')} is {policy.shown})"
     )

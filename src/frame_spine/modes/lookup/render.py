@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from ...core.shown import cut
+from ...core.shown import cut, listed
 from ...core.status import Status
 from ...core.utf8 import utf8_size
 from ...markdown import (
@@ -80,8 +80,7 @@ def _timestamp_rows(
     values = {value for _who, _label, value in present}
     if len(present) > 1 and len(values) == 1:
         names = [who for who, _label, _value in present]
-        agree = " and ".join([", ".join(names[:-1]), names[-1]])
-        return [("generated_at", f"{escape_cell(values.pop())} ({agree} agree)")]
+        return [("generated_at", f"{escape_cell(values.pop())} ({listed(names)} agree)")]
     spine, mark = result.current_generated_at, " ⚠️ not the spine's"
     return [
         (label, escape_cell(value) + (mark if spine and who != "spine" and value != spine else ""))
